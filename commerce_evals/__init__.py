@@ -1,0 +1,1 @@
+"""commerce-evals: Inspect AI tasks that measure what a tool-using commerce agent decides."""

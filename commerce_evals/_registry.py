@@ -1,0 +1,7 @@
+"""Imported by Inspect through the `inspect_ai` entry point: every task and model provider."""
+
+from commerce_evals.checkout import checkout
+from commerce_evals.providers import commerce
+from commerce_evals.scorer import pass_hat_k
+
+__all__ = ["checkout", "commerce", "pass_hat_k"]

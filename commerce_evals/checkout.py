@@ -1,0 +1,27 @@
+"""Checkout: carting what was seen, caps, quantities, confirmation before an order, order status."""
+
+from inspect_ai import Task, task
+
+from commerce_evals.flow import flow_task
+
+
+@task
+def checkout(
+    dataset: str | None = None,
+    fixtures: str | None = None,
+    instructions: str | None = None,
+    counterexamples: bool = False,
+    max_rounds: int = 12,
+    epochs: int = 1,
+) -> Task:
+    return flow_task(
+        "checkout",
+        domain="shop",
+        agent="shopper",
+        dataset=dataset,
+        fixtures=fixtures,
+        instructions=instructions,
+        counterexamples=counterexamples,
+        max_rounds=max_rounds,
+        epochs=epochs,
+    )

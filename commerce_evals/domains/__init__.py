@@ -1,0 +1,20 @@
+"""The domains and how a task gets a domain's World."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from pathlib import Path
+
+from commerce_evals.domains.base import World
+
+WORLDS = {
+    "shop": "commerce_evals.domains.shop.world:ShopWorld",
+}
+
+
+def load_world(domain: str, fixtures: Path | None = None, poisoned: bool = True) -> World:
+    if domain not in WORLDS:
+        raise ValueError(f"unknown domain {domain!r}; domains: {sorted(WORLDS)}")
+    module, name = WORLDS[domain].split(":")
+    world_class = getattr(import_module(module), name)
+    return world_class.load(fixtures, poisoned)

@@ -1,0 +1,229 @@
+"""What every domain provides: an immutable World and a per-sample Session over it.
+
+A Session dispatches a tool call to its `tool_<name>` method. The method returns data (sent to the
+model with status ok), or raises Blocked (a gate said no), NeedsPerson (a person must decide), or
+ToolFailure (bad input). Every outcome becomes a tool_result event, and the model sees the same
+status in the tool's answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ValidationError
+
+from commerce_evals.cases import Case
+from commerce_evals.events import Event, Snapshot, ToolResultEvent
+from commerce_evals.graders import ToolRoles
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = REPO_ROOT / "fixtures"
+POISONED = REPO_ROOT / "poisoned"
+DATASETS = REPO_ROOT / "datasets"
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    ends_turn: bool = False
+    writes: bool = False
+
+
+def params(required: list[str] | None = None, **properties: dict[str, Any]) -> dict[str, Any]:
+    """A JSON-schema object for a tool's arguments."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": required or [],
+        "additionalProperties": False,
+    }
+
+
+class Blocked(Exception):
+    """A gate refused the call. `gate` is the gate's name; it goes in the result's `reason`."""
+
+    def __init__(self, gate: str, message: str):
+        super().__init__(message)
+        self.gate = gate
+        self.message = message
+
+
+class NeedsPerson(Exception):
+    """The answer is a person's to give: a code (such as BELOW_FLOOR) and where to decide."""
+
+    def __init__(self, code: str, message: str, data: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data or {}
+
+
+class ToolFailure(Exception):
+    """The call could not be carried out (an unknown id, a missing field)."""
+
+
+class Session(ABC):
+    """Per-sample mutable state over a World, plus the events the current turn has produced."""
+
+    def __init__(self) -> None:
+        self._events: list[Event] = []
+        self.turn_ended = False
+        self.user_messages: list[str] = []
+
+    def begin_turn(self, user_message: str) -> None:
+        self.user_messages.append(user_message)
+        self.turn_ended = False
+
+    def emit(self, event: Event) -> None:
+        self._events.append(event)
+
+    def drain_events(self) -> list[Event]:
+        events, self._events = self._events, []
+        return events
+
+    def call(self, spec: ToolSpec, args: dict[str, Any], call_id: str) -> dict[str, Any]:
+        """Run one tool call through its gates; record the result; return what the model sees."""
+        handler: Callable[..., Any] = getattr(self, f"tool_{spec.name}")
+        side_events_from = len(self._events)
+        try:
+            data = handler(**args)
+        except Blocked as blocked:
+            answer = {"status": "blocked", "reason": blocked.gate, "message": blocked.message}
+            self._record(call_id, spec.name, "blocked", blocked.gate, answer, side_events_from)
+            return answer
+        except NeedsPerson as needs:
+            answer = {"status": "NEEDS_PERSON", "code": needs.code, "message": needs.message}
+            answer.update(needs.data)
+            self._record(call_id, spec.name, "needs_person", needs.code, answer, side_events_from)
+            return answer
+        except (ToolFailure, TypeError, ValueError) as failure:
+            answer = {"status": "error", "message": str(failure)}
+            self._record(call_id, spec.name, "error", str(failure), answer, side_events_from)
+            return answer
+        answer = {"status": "ok", **(data or {})}
+        self._record(call_id, spec.name, "ok", None, answer, side_events_from)
+        if spec.ends_turn:
+            self.turn_ended = True
+        return answer
+
+    def _record(
+        self,
+        call_id: str,
+        tool: str,
+        status: Any,
+        reason: str | None,
+        answer: dict[str, Any],
+        side_events_from: int,
+    ) -> None:
+        result = ToolResultEvent(
+            call_id=call_id, tool=tool, status=status, reason=reason, data=answer
+        )
+        self._events.insert(side_events_from, result)
+
+    @abstractmethod
+    def snapshot(self) -> Snapshot:
+        """The state graders read, as named tables of plain rows."""
+
+    def context(self) -> str:
+        """Text the agent's instructions carry at session start (stored memory, for a shop)."""
+        return ""
+
+
+@dataclass(frozen=True)
+class AgentProfile:
+    """One agent of a domain: its default instructions and the tools it is given."""
+
+    name: str
+    instructions: Path
+    tools: tuple[ToolSpec, ...]
+
+    def roles(self) -> ToolRoles:
+        return ToolRoles(
+            turn_ending=frozenset(t.name for t in self.tools if t.ends_turn),
+            writes=frozenset(t.name for t in self.tools if t.writes),
+        )
+
+
+class World(ABC):
+    """Fixtures loaded once per task, shared read-only by every sample's Session."""
+
+    domain: ClassVar[str]
+    agents: ClassVar[dict[str, AgentProfile]]
+    tables: ClassVar[frozenset[str]]
+    state_model: ClassVar[type[BaseModel]]
+
+    @abstractmethod
+    def session(self, state: dict[str, Any]) -> Session: ...
+
+    @abstractmethod
+    def known_ids(self) -> set[str]:
+        """Every id a case may name in its state or its expected keys."""
+
+    id_fields: ClassVar[frozenset[str]] = frozenset()
+
+    def instruction_variables(self) -> dict[str, Any]:
+        """Values for $placeholders in the agent's instructions (store name, today, caps, ...)."""
+        return {}
+
+    def check_case(self, case: Case, agent: AgentProfile) -> list[str]:
+        """Problems with a case against this world: a bad state shape, an id the fixtures lack."""
+        problems: list[str] = []
+        try:
+            self.state_model.model_validate(case.state)
+        except ValidationError as err:
+            for e in err.errors(include_url=False):
+                loc = ".".join(str(p) for p in e["loc"])
+                problems.append(f"state.{loc}: {e['msg']}")
+        known = self.known_ids()
+        for where, value in _id_values(
+            {"state": case.state, "expected": case.expected.model_dump()}, self.id_fields
+        ):
+            if value not in known:
+                problems.append(f"{where}: id {value!r} is not in the fixtures")
+        tool_names = {t.name for t in agent.tools}
+        patterns = [
+            *case.expected.calls_tool,
+            *case.expected.calls_one_of,
+            *case.expected.never_calls,
+            *[p for p in (case.expected.first_tool, case.expected.first_tool_not) if p],
+        ]
+        for pattern in patterns:
+            if pattern.tool not in tool_names:
+                problems.append(
+                    f"expected: tool {pattern.tool!r} is not a tool of the {agent.name} agent"
+                )
+        if case.expected.state:
+            for table in sorted(case.expected.state.tables() - self.tables):
+                problems.append(f"expected.state: table {table!r} is not a {self.domain} table")
+        return problems
+
+
+def _id_values(node: Any, fields: frozenset[str], path: str = "") -> list[tuple[str, str]]:
+    """Every (location, id) under a key named in `fields`, walking dicts and lists."""
+    found: list[tuple[str, str]] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            where = f"{path}.{key}" if path else str(key)
+            if key in fields:
+                values = value if isinstance(value, list) else [value]
+                found.extend((where, v) for v in values if isinstance(v, str) and v != "*")
+            else:
+                found.extend(_id_values(value, fields, where))
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            found.extend(_id_values(item, fields, f"{path}[{index}]"))
+    return found
+
+
+def fingerprint(*parts: Any) -> str:
+    """A short stable hash of JSON-able parts (instructions, tool descriptions, ...)."""
+    blob = json.dumps(parts, sort_keys=True, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]

@@ -1,0 +1,152 @@
+"""File formats of the shop domain: fixtures (catalog, orders, store, seller messages) and case state."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Review(Strict):
+    author: str
+    rating: int = Field(ge=1, le=5)
+    text: str
+
+
+class Product(Strict):
+    id: str = Field(pattern=r"^[A-Z]+-[A-Z0-9-]+$")
+    name: str
+    brand: str
+    seller: str
+    niche: str
+    price: float = Field(ge=0)
+    stock: int = Field(ge=0)
+    attributes: dict[str, Any] = Field(default_factory=dict)
+    description: str = ""
+    rating: float = Field(default=0.0, ge=0, le=5)
+    reviews: list[Review] = Field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        """What a search result shows: no reviews, no long description."""
+        return {
+            "product_id": self.id,
+            "name": self.name,
+            "brand": self.brand,
+            "seller": self.seller,
+            "niche": self.niche,
+            "price": self.price,
+            "in_stock": self.stock > 0,
+            "rating": self.rating,
+            "attributes": self.attributes,
+        }
+
+
+class Catalog(Strict):
+    products: list[Product]
+
+
+class OrderItem(Strict):
+    product_id: str
+    quantity: int = Field(ge=1)
+
+
+class Order(Strict):
+    order_id: str
+    items: list[OrderItem]
+    status: Literal["processing", "shipped", "delivered", "cancelled"]
+    placed_on: date
+    delivery_date: date
+    updated_delivery_date: date | None = None
+    carrier: str = ""
+    note: str = ""
+
+
+class Orders(Strict):
+    orders: list[Order]
+
+
+class Caps(Strict):
+    max_quantity_per_line: int = 10
+    max_cart_total: float = 2000.0
+    max_price_change_pct: float = 30.0
+
+
+class Customer(Strict):
+    name: str
+    customer_id: str
+
+
+class Store(Strict):
+    store_name: str
+    today: date
+    currency: str = "USD"
+    caps: Caps = Field(default_factory=Caps)
+    customer: Customer
+
+
+class SellerMessage(Strict):
+    message_id: str
+    seller: str
+    subject: str
+    body: str
+    product_id: str | None = None
+
+
+class SellerMessages(Strict):
+    messages: list[SellerMessage]
+
+
+# ---- a case's injected state ----------------------------------------------------------------------
+
+
+class SeenProduct(Strict):
+    product_id: str
+    price_seen: float | None = None
+
+
+class CartLineState(Strict):
+    product_id: str
+    quantity: int = Field(default=1, ge=1)
+
+
+class MemoryFact(Strict):
+    text: str
+    kind: str = "preference"
+
+
+ChangeKind = Literal["price", "stock", "listing_text", "promotion"]
+
+
+class StagedChangeState(Strict):
+    change_id: str
+    kind: ChangeKind
+    product_id: str
+    new_value: Any
+    note: str = ""
+    approved_by: str | None = None
+
+
+class ShopState(Strict):
+    seen_products: list[SeenProduct] = Field(default_factory=list)
+    cart: list[CartLineState] = Field(default_factory=list)
+    memory: list[MemoryFact] = Field(default_factory=list)
+    staged_changes: list[StagedChangeState] = Field(default_factory=list)
+
+    @field_validator("seen_products", mode="before")
+    @classmethod
+    def _ids_or_rows(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return [{"product_id": v} if isinstance(v, str) else v for v in value]
+        return value
+
+    @field_validator("memory", mode="before")
+    @classmethod
+    def _texts_or_rows(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return [{"text": v} if isinstance(v, str) else v for v in value]
+        return value

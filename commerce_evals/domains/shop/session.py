@@ -1,0 +1,330 @@
+"""A shop session: one customer's (or operator's) mutable state over the shared ShopWorld.
+
+Set-up copies only the injected state; the catalog is read through the World, so a session costs
+the same over 150 products as over 100,000.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commerce_evals.domains.base import Session, ToolFailure
+from commerce_evals.domains.shop import gates
+from commerce_evals.domains.shop.models import Product, ShopState
+from commerce_evals.domains.shop.world import ShopWorld
+from commerce_evals.events import CartUpdateEvent, ChangeUpdateEvent, Snapshot, UiEvent
+
+MAX_RESULTS = 20
+
+
+class ShopSession(Session):
+    def __init__(self, world: ShopWorld, state: ShopState):
+        super().__init__()
+        self.world = world
+        self.caps = world.store.caps
+        self.price_seen: dict[str, float | None] = {
+            s.product_id: s.price_seen for s in state.seen_products
+        }
+        self.cart: dict[str, int] = {}
+        for line in state.cart:
+            self.cart[line.product_id] = line.quantity
+            self.price_seen.setdefault(line.product_id, None)
+        self.memory: list[dict[str, Any]] = [m.model_dump() for m in state.memory]
+        self.staged: list[dict[str, Any]] = [c.model_dump() for c in state.staged_changes]
+        self.applied: list[dict[str, Any]] = []
+        self.placed: list[dict[str, Any]] = []
+        self.summary_turns: list[int] = []
+        self._next_change = 1
+
+    # ---- helpers --------------------------------------------------------------------------------
+
+    def _product(self, product_id: str) -> Product:
+        product = self.world.products.get(product_id)
+        if product is None:
+            raise ToolFailure(f"no product with id {product_id!r}")
+        return product
+
+    def _see(self, product_id: str) -> None:
+        self.price_seen.setdefault(product_id, None)
+
+    def _cart_rows(self) -> list[dict[str, Any]]:
+        rows = []
+        for product_id, quantity in self.cart.items():
+            product = self.world.products[product_id]
+            rows.append(
+                {
+                    "product_id": product_id,
+                    "name": product.name,
+                    "quantity": quantity,
+                    "unit_price": product.price,
+                    "line_total": round(product.price * quantity, 2),
+                }
+            )
+        return rows
+
+    def _cart_total(self, cart: dict[str, int] | None = None) -> float:
+        cart = self.cart if cart is None else cart
+        return round(sum(self.world.products[p].price * q for p, q in cart.items()), 2)
+
+    def _set_quantity(self, product_id: str, quantity: int) -> dict[str, Any]:
+        product = self._product(product_id)
+        if quantity < 1:
+            raise ToolFailure("quantity must be 1 or more; use remove_from_cart to take it out")
+        gates.quantity_cap(quantity, self.caps.max_quantity_per_line)
+        if product.stock == 0:
+            raise ToolFailure(f"{product.name} is out of stock")
+        if quantity > product.stock:
+            raise ToolFailure(f"only {product.stock} of {product.name} in stock")
+        gates.cart_total_cap(
+            self._cart_total({**self.cart, product_id: quantity}), self.caps.max_cart_total
+        )
+        self.cart[product_id] = quantity
+        self.emit(CartUpdateEvent(cart=self._cart_rows()))
+        line: dict[str, Any] = {
+            "product_id": product_id,
+            "quantity": quantity,
+            "price": product.price,
+        }
+        seen_at = self.price_seen.get(product_id)
+        if seen_at is not None and abs(seen_at - product.price) > 0.005:
+            line.update(price_changed=True, price_when_seen=seen_at)
+        return {"line": line, "cart_total": self._cart_total()}
+
+    def _present(self, product_ids: list[str]) -> list[dict[str, Any]]:
+        for product_id in product_ids:
+            self._product(product_id)
+            gates.provenance(product_id, self.price_seen)
+        return [self.world.products[p].summary() for p in product_ids]
+
+    def _change(self, change_id: str) -> dict[str, Any]:
+        for change in self.staged:
+            if change["change_id"] == change_id:
+                return change
+        raise ToolFailure(f"no staged change {change_id!r}")
+
+    def _check_change(self, kind: str, product: Product, new_value: Any) -> Any:
+        if kind == "price":
+            try:
+                price = round(float(new_value), 2)
+            except (TypeError, ValueError) as err:
+                raise ToolFailure("a price change needs a number as new_value") from err
+            gates.price_change_cap(product.price, price, self.caps.max_price_change_pct)
+            return price
+        if kind == "stock" and (not isinstance(new_value, int) or new_value < 0):
+            raise ToolFailure("a stock change needs a whole number of units, 0 or more")
+        if kind == "listing_text" and not (isinstance(new_value, str) and new_value.strip()):
+            raise ToolFailure("a listing_text change needs the new description as text")
+        if kind == "promotion":
+            if not isinstance(new_value, dict) or "percent_off" not in new_value:
+                raise ToolFailure("a promotion needs {percent_off, ends_on}")
+            gates.price_change_cap(
+                product.price,
+                product.price * (1 - float(new_value["percent_off"]) / 100),
+                self.caps.max_price_change_pct,
+            )
+        return new_value
+
+    def _emit_changes(self) -> None:
+        self.emit(ChangeUpdateEvent(changes=[dict(c) for c in self.staged]))
+
+    # ---- shopper tools --------------------------------------------------------------------------
+
+    def tool_search_products(
+        self,
+        query: str,
+        max_price: float | None = None,
+        min_price: float | None = None,
+        niche: str | None = None,
+        in_stock_only: bool = False,
+        limit: int = 8,
+    ) -> dict[str, Any]:
+        limit = max(1, min(int(limit), MAX_RESULTS))
+        ranked = []
+        for product_id, score in self.world.index.search(query):
+            product = self.world.products[product_id]
+            if max_price is not None and product.price > max_price:
+                continue
+            if min_price is not None and product.price < min_price:
+                continue
+            if niche and product.niche != niche:
+                continue
+            if in_stock_only and product.stock == 0:
+                continue
+            ranked.append((-score, -product.rating, product_id))
+        ranked.sort()
+        found = [self.world.products[pid].summary() for _, _, pid in ranked[:limit]]
+        for row in found:
+            self._see(row["product_id"])
+        return {"query": query, "count": len(found), "results": found}
+
+    def tool_get_product_details(self, product_id: str) -> dict[str, Any]:
+        product = self._product(product_id)
+        self._see(product_id)
+        details = product.summary()
+        details.update(
+            description=product.description,
+            stock=product.stock,
+            reviews=[r.model_dump() for r in product.reviews],
+        )
+        return {"product": details}
+
+    def tool_add_to_cart(self, product_id: str, quantity: int = 1) -> dict[str, Any]:
+        self._product(product_id)
+        gates.provenance(product_id, self.price_seen)
+        return self._set_quantity(product_id, self.cart.get(product_id, 0) + quantity)
+
+    def tool_update_cart_quantity(self, product_id: str, quantity: int) -> dict[str, Any]:
+        if product_id not in self.cart:
+            raise ToolFailure(f"{product_id} is not in the cart")
+        return self._set_quantity(product_id, quantity)
+
+    def tool_remove_from_cart(self, product_id: str) -> dict[str, Any]:
+        if product_id not in self.cart:
+            raise ToolFailure(f"{product_id} is not in the cart")
+        del self.cart[product_id]
+        self.emit(CartUpdateEvent(cart=self._cart_rows()))
+        return {"removed": product_id, "cart_total": self._cart_total()}
+
+    def tool_view_cart(self) -> dict[str, Any]:
+        return {"lines": self._cart_rows(), "total": self._cart_total()}
+
+    def tool_checkout_summary(self) -> dict[str, Any]:
+        if not self.cart:
+            raise ToolFailure("the cart is empty")
+        self.summary_turns.append(len(self.user_messages))
+        problems = [
+            f"{row['name']}: only {self.world.products[row['product_id']].stock} in stock"
+            for row in self._cart_rows()
+            if self.world.products[row["product_id"]].stock < row["quantity"]
+        ]
+        return {"lines": self._cart_rows(), "total": self._cart_total(), "problems": problems}
+
+    def tool_place_order(self) -> dict[str, Any]:
+        if not self.cart:
+            raise ToolFailure("the cart is empty")
+        shown_before = any(t < len(self.user_messages) for t in self.summary_turns)
+        gates.order_confirmation(shown_before, self.user_messages[-1])
+        order = {
+            "order_id": f"O-NEW-{len(self.placed) + 1}",
+            "items": [{"product_id": p, "quantity": q} for p, q in self.cart.items()],
+            "total": self._cart_total(),
+        }
+        self.placed.append(order)
+        self.cart.clear()
+        self.emit(CartUpdateEvent(cart=[]))
+        return {"order": order}
+
+    def tool_list_orders(self) -> dict[str, Any]:
+        return {
+            "orders": [
+                {"order_id": o.order_id, "status": o.status, "placed_on": str(o.placed_on)}
+                for o in self.world.orders.values()
+            ]
+        }
+
+    def tool_get_order_status(self, order_id: str) -> dict[str, Any]:
+        order = self.world.orders.get(order_id)
+        if order is None:
+            raise ToolFailure(f"no order with id {order_id!r}")
+        return {"order": order.model_dump(mode="json"), "today": str(self.world.store.today)}
+
+    def tool_present_suggestions(self, product_ids: list[str], message: str) -> dict[str, Any]:
+        if not product_ids:
+            raise ToolFailure("present at least one product")
+        cards = self._present(product_ids)
+        self.emit(UiEvent(component="suggestions", payload={"message": message, "products": cards}))
+        return {"shown": product_ids}
+
+    def tool_present_comparison(
+        self, product_ids: list[str], attributes: list[str] | None = None
+    ) -> dict[str, Any]:
+        if not 2 <= len(product_ids) <= 4:
+            raise ToolFailure("compare two to four products")
+        cards = self._present(product_ids)
+        payload = {"products": cards, "attributes": attributes or []}
+        self.emit(UiEvent(component="comparison", payload=payload))
+        return {"shown": product_ids}
+
+    def tool_present_product_card(self, product_id: str) -> dict[str, Any]:
+        cards = self._present([product_id])
+        self.emit(UiEvent(component="product_card", payload={"product": cards[0]}))
+        return {"shown": [product_id]}
+
+    def tool_load_skill(self, name: str) -> dict[str, Any]:
+        text = self.world.skills.get(name)
+        if text is None:
+            raise ToolFailure(f"no skill {name!r}; skills: {sorted(self.world.skills)}")
+        return {"skill": name, "content": text}
+
+    def tool_save_memory(self, text: str) -> dict[str, Any]:
+        gates.memory_guardrail(text)
+        self.memory.append({"text": text, "kind": "preference"})
+        return {"saved": text}
+
+    # ---- merchant tools -------------------------------------------------------------------------
+
+    def tool_stage_change(
+        self, kind: str, product_id: str, new_value: Any, note: str = ""
+    ) -> dict[str, Any]:
+        product = self._product(product_id)
+        value = self._check_change(kind, product, new_value)
+        change = {
+            "change_id": f"CH-NEW-{self._next_change}",
+            "kind": kind,
+            "product_id": product_id,
+            "new_value": value,
+            "note": note,
+            "approved_by": None,
+        }
+        self._next_change += 1
+        self.staged.append(change)
+        self._emit_changes()
+        return {"staged": change, "status_note": "waiting for a person's approval"}
+
+    def tool_list_staged_changes(self) -> dict[str, Any]:
+        return {"changes": [dict(c) for c in self.staged]}
+
+    def tool_amend_staged_change(self, change_id: str, new_value: Any) -> dict[str, Any]:
+        change = self._change(change_id)
+        change["new_value"] = self._check_change(
+            change["kind"], self._product(change["product_id"]), new_value
+        )
+        change["approved_by"] = None  # an amended change needs a fresh approval
+        self._emit_changes()
+        return {"amended": dict(change)}
+
+    def tool_drop_staged_change(self, change_id: str) -> dict[str, Any]:
+        change = self._change(change_id)
+        self.staged.remove(change)
+        self._emit_changes()
+        return {"dropped": change_id}
+
+    def tool_apply_staged_changes(self, change_ids: list[str]) -> dict[str, Any]:
+        changes = [self._change(c) for c in change_ids]
+        for change in changes:
+            gates.approval(change["change_id"], change["approved_by"])
+        for change in changes:
+            self.staged.remove(change)
+            self.applied.append(dict(change))
+        self._emit_changes()
+        return {"applied": change_ids}
+
+    def tool_list_seller_messages(self) -> dict[str, Any]:
+        return {"messages": [m.model_dump() for m in self.world.messages]}
+
+    # ---- state ----------------------------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        return {
+            "cart": self._cart_rows(),
+            "memory": [dict(m) for m in self.memory],
+            "staged_changes": [dict(c) for c in self.staged],
+            "applied_changes": [dict(c) for c in self.applied],
+            "orders": [dict(o) for o in self.placed],
+        }
+
+    def context(self) -> str:
+        if not self.memory:
+            return "You have no stored preferences for this customer yet."
+        facts = "\n".join(f"- {m['text']}" for m in self.memory)
+        return f"What you remember about this customer from earlier sessions:\n{facts}"

@@ -1,0 +1,131 @@
+"""The shop World: catalog, orders, skills and seller messages, loaded once per task."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ValidationError
+
+from commerce_evals.domains.base import FIXTURES, POISONED, AgentProfile, World
+from commerce_evals.domains.shop.models import (
+    Catalog,
+    Order,
+    Orders,
+    Product,
+    SellerMessage,
+    SellerMessages,
+    ShopState,
+    Store,
+)
+from commerce_evals.domains.shop.search import SearchIndex
+from commerce_evals.domains.shop.tools import MERCHANT_TOOLS, SHOPPER_TOOLS
+
+HERE = Path(__file__).parent
+
+
+class FixtureError(ValueError):
+    """A fixture file that does not load, naming the file and the field."""
+
+
+def read_fixture(path: Path, model: type[BaseModel]) -> Any:
+    try:
+        return model.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except json.JSONDecodeError as err:
+        raise FixtureError(f"{path}: not valid JSON: {err}") from err
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise FixtureError(f"{path}: {loc}: {first['msg']} ({err.error_count()} problems)") from err
+
+
+class ShopWorld(World):
+    domain: ClassVar[str] = "shop"
+    agents: ClassVar[dict[str, AgentProfile]] = {
+        "shopper": AgentProfile("shopper", HERE / "shopper.md", tuple(SHOPPER_TOOLS)),
+        "merchant": AgentProfile("merchant", HERE / "merchant.md", tuple(MERCHANT_TOOLS)),
+    }
+    tables: ClassVar[frozenset[str]] = frozenset(
+        {"cart", "memory", "staged_changes", "applied_changes", "orders"}
+    )
+    state_model: ClassVar[type[BaseModel]] = ShopState
+    id_fields: ClassVar[frozenset[str]] = frozenset(
+        {"product_id", "product_ids", "cart_not_contains", "order_id"}
+    )
+
+    def __init__(
+        self,
+        products: list[Product],
+        orders: list[Order],
+        store: Store,
+        skills: dict[str, str],
+        messages: list[SellerMessage],
+        poisoned_ids: frozenset[str] = frozenset(),
+    ):
+        by_id: dict[str, Product] = {}
+        for product in products:
+            if product.id in by_id:
+                raise FixtureError(f"product id {product.id} appears twice")
+            by_id[product.id] = product
+        self.products = MappingProxyType(by_id)
+        self.orders = MappingProxyType({o.order_id: o for o in orders})
+        self.store = store
+        self.skills = MappingProxyType(dict(skills))
+        self.messages = tuple(messages)
+        self.poisoned_ids = poisoned_ids
+        self.index = SearchIndex(by_id.values())
+
+    @classmethod
+    def load(cls, fixtures: Path | None = None, poisoned: bool = True) -> ShopWorld:
+        root = fixtures or FIXTURES / "shop"
+        products = read_fixture(root / "catalog.json", Catalog).products
+        orders = read_fixture(root / "orders.json", Orders).orders
+        store = read_fixture(root / "store.json", Store)
+        messages_file = root / "seller_messages.json"
+        messages = (
+            read_fixture(messages_file, SellerMessages).messages if messages_file.exists() else []
+        )
+        skills = {
+            p.stem: p.read_text(encoding="utf-8") for p in sorted((root / "skills").glob("*.md"))
+        }
+        poisoned_ids: set[str] = set()
+        poison_root = POISONED / "shop"
+        if poisoned and (poison_root / "catalog.json").exists():
+            extra = read_fixture(poison_root / "catalog.json", Catalog).products
+            poisoned_ids = {p.id for p in extra}
+            products = [*products, *extra]
+        if poisoned and (poison_root / "seller_messages.json").exists():
+            extra_messages = read_fixture(poison_root / "seller_messages.json", SellerMessages)
+            messages = [*messages, *extra_messages.messages]
+        return cls(products, orders, store, skills, messages, frozenset(poisoned_ids))
+
+    def session(self, state: dict[str, Any]) -> Any:
+        from commerce_evals.domains.shop.session import ShopSession
+
+        return ShopSession(self, ShopState.model_validate(state))
+
+    def instruction_variables(self) -> dict[str, Any]:
+        caps = self.store.caps
+        return {
+            "store_name": self.store.store_name,
+            "customer_name": self.store.customer.name,
+            "today": self.store.today.isoformat(),
+            "max_quantity": caps.max_quantity_per_line,
+            "max_total": f"{caps.max_cart_total:,.2f}",
+            "max_change_pct": f"{caps.max_price_change_pct:g}",
+            "skills": ", ".join(
+                f"{name} ({_first_line(text)})" for name, text in self.skills.items()
+            ),
+        }
+
+    def known_ids(self) -> set[str]:
+        return set(self.products) | set(self.orders)
+
+
+def _first_line(markdown: str) -> str:
+    """A skill's one-line summary: its first paragraph after the title."""
+    paragraphs = [p.strip() for p in markdown.split("\n\n") if p.strip()]
+    body = [p for p in paragraphs if not p.startswith("#")]
+    return " ".join(body[0].split()) if body else ""

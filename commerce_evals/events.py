@@ -1,0 +1,119 @@
+"""The event stream a turn yields, and the Run that graders read.
+
+Graders never look at a domain's objects: they read these events and the snapshots (named tables of
+rows) a session takes before the first turn and after the last one.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Row = dict[str, Any]
+Snapshot = dict[str, list[Row]]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ToolCallEvent(_Event):
+    """The model asked for a tool. Counted whether or not the call then ran or was blocked."""
+
+    type: Literal["tool_call"] = "tool_call"
+    call_id: str
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class ToolResultEvent(_Event):
+    """What the tool answered: `ok`, `blocked` by a gate (named in `reason`), or `error`."""
+
+    type: Literal["tool_result"] = "tool_result"
+    call_id: str
+    tool: str
+    status: Literal["ok", "blocked", "error", "needs_person"] = "ok"
+    reason: str | None = None
+    data: Any = None
+
+
+class UiEvent(_Event):
+    """A component rendered for the person (suggestions, comparison, product card, ...)."""
+
+    type: Literal["ui"] = "ui"
+    component: str
+    payload: dict[str, Any] = Field(default_factory=dict)
+
+
+class CartUpdateEvent(_Event):
+    type: Literal["cart_update"] = "cart_update"
+    cart: list[Row]
+
+
+class ChangeUpdateEvent(_Event):
+    """The staged merchant changes (or any domain write queue) after a call changed them."""
+
+    type: Literal["change_update"] = "change_update"
+    changes: list[Row]
+
+
+class ReplyEvent(_Event):
+    type: Literal["reply"] = "reply"
+    text: str
+
+
+class TurnEndEvent(_Event):
+    """Why the turn stopped when it was not a plain reply: a turn-ending tool or the round cap."""
+
+    type: Literal["turn_end"] = "turn_end"
+    reason: Literal["reply", "turn_ending_tool", "round_cap", "empty_reply"]
+
+
+Event = Annotated[
+    ToolCallEvent
+    | ToolResultEvent
+    | UiEvent
+    | CartUpdateEvent
+    | ChangeUpdateEvent
+    | ReplyEvent
+    | TurnEndEvent,
+    Field(discriminator="type"),
+]
+
+
+class Turn(BaseModel):
+    user: str
+    events: list[Event] = Field(default_factory=list)
+
+    def calls(self) -> list[ToolCallEvent]:
+        return [e for e in self.events if isinstance(e, ToolCallEvent)]
+
+    def results(self) -> list[ToolResultEvent]:
+        return [e for e in self.events if isinstance(e, ToolResultEvent)]
+
+    def ui(self) -> list[UiEvent]:
+        return [e for e in self.events if isinstance(e, UiEvent)]
+
+    def reply(self) -> str:
+        """The agent's words to the person in this turn (every reply event, joined)."""
+        return "\n".join(e.text for e in self.events if isinstance(e, ReplyEvent))
+
+
+class Run(BaseModel):
+    """Everything a case's graders read: the turns' events and the state before and after."""
+
+    turns: list[Turn] = Field(default_factory=list)
+    start: Snapshot = Field(default_factory=dict)
+    end: Snapshot = Field(default_factory=dict)
+
+    @property
+    def graded(self) -> Turn:
+        """The graded turn is the last one; earlier turns only carry state."""
+        return self.turns[-1] if self.turns else Turn(user="")
+
+    def all_calls(self) -> list[ToolCallEvent]:
+        return [c for t in self.turns for c in t.calls()]
+
+    def all_replies(self) -> str:
+        return "\n".join(t.reply() for t in self.turns)

@@ -1,0 +1,136 @@
+"""flow_task(): the one way a flow becomes an Inspect Task (dataset, solver, scorer, metadata)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Epochs, Task
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from commerce_evals.agent import DEFAULT_MAX_ROUNDS, commerce_agent
+from commerce_evals.cases import Case, CaseFileError, case_files, load_case_sources
+from commerce_evals.domains import load_world
+from commerce_evals.domains.base import DATASETS, AgentProfile, World, fingerprint
+from commerce_evals.scorer import commerce_case
+
+
+@lru_cache(maxsize=16)
+def cached_world(domain: str, fixtures: str | None, poisoned: bool) -> World:
+    """Worlds are immutable, so tasks in one process share them."""
+    return load_world(domain, Path(fixtures) if fixtures else None, poisoned)
+
+
+def dataset_paths(flow: str, dataset: str | None) -> list[Path]:
+    if dataset:
+        return case_files(Path(dataset))
+    folder = DATASETS / flow
+    if folder.is_dir():
+        return case_files(folder)
+    return [p for p in (DATASETS / f"{flow}.yaml", DATASETS / f"{flow}.json") if p.exists()]
+
+
+def check_cases(sources: list[tuple[Path, Case]], world: World, agent: AgentProfile) -> None:
+    """Ids the fixtures lack, tools the agent lacks, tables the domain lacks: one error for all."""
+    problems = [
+        f"{path}: case {case.id}: {problem}"
+        for path, case in sources
+        for problem in world.check_case(case, agent)
+    ]
+    if problems:
+        raise CaseFileError(problems)
+
+
+def case_metadata(case: Case, agent_fingerprint: dict[str, str]) -> dict[str, Any]:
+    return {
+        "case": case.model_dump(mode="json", exclude_defaults=True),
+        "flow": case.flow,
+        "priority": case.priority,
+        "difficulty": case.difficulty,
+        "tags": case.tags,
+        "niche": case.niche or "",
+        **agent_fingerprint,
+    }
+
+
+def samples_for(cases: list[Case], counterexamples: bool, meta: dict[str, str]) -> list[Sample]:
+    samples: list[Sample] = []
+    for case in cases:
+        base = case_metadata(case, meta)
+        if not counterexamples:
+            samples.append(Sample(id=case.id, input=case.turns[0], metadata=base))
+            continue
+        for cx in case.counterexamples:
+            samples.append(
+                Sample(
+                    id=f"{case.id}~{cx.name}",
+                    input=case.turns[0],
+                    metadata={**base, "counterexample": cx.name, "breaks": cx.breaks},
+                )
+            )
+    return samples
+
+
+def flow_task(
+    flow: str,
+    domain: str,
+    agent: str,
+    dataset: str | None = None,
+    fixtures: str | None = None,
+    instructions: str | None = None,
+    poisoned: bool = True,
+    counterexamples: bool = False,
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
+    epochs: int = 1,
+    variables: dict[str, Any] | None = None,
+) -> Task:
+    """Build a flow's task.
+
+    Args:
+        flow: the flow's name; its cases are datasets/<flow>.yaml unless `dataset` is given.
+        domain: the domain whose World and tools the agent gets.
+        agent: which of the domain's agents (instructions and tool set).
+        dataset: a case file or folder to use instead.
+        fixtures: a fixtures folder to use instead of fixtures/<domain>.
+        instructions: a file of agent instructions to use instead of the domain's.
+        poisoned: merge the domain's eval-only poisoned fixtures into the World.
+        counterexamples: run each case's counterexamples (one sample each) instead of the cases.
+        max_rounds: model calls allowed per turn.
+        epochs: runs per case; pass^k over them is reported beside the mean.
+    """
+    world = cached_world(domain, fixtures, poisoned)
+    profile = world.agents[agent]
+    instructions_path = Path(instructions) if instructions else profile.instructions
+    template = instructions_path.read_text(encoding="utf-8")
+    paths = dataset_paths(flow, dataset)
+    if not paths:
+        raise CaseFileError([f"no case file for flow {flow!r} under {DATASETS}"])
+    sources = load_case_sources(paths)
+    check_cases(sources, world, profile)
+    cases = [case for _, case in sources]
+    agent_fingerprint = {
+        "instructions_sha": fingerprint(template),
+        "tools_sha": fingerprint([(t.name, t.description, t.parameters) for t in profile.tools]),
+    }
+    return Task(
+        name=flow,
+        dataset=MemoryDataset(samples_for(cases, counterexamples, agent_fingerprint), name=flow),
+        solver=commerce_agent(
+            world,
+            profile,
+            template,
+            {**world.instruction_variables(), **(variables or {})},
+            max_rounds=max_rounds,
+        ),
+        scorer=commerce_case(profile.roles()),
+        epochs=Epochs(epochs, ["mean", "pass_hat_k"]),
+        metadata={
+            "domain": domain,
+            "agent": agent,
+            "instructions": str(instructions_path),
+            "counterexamples": counterexamples,
+            "poisoned": poisoned,
+            **agent_fingerprint,
+        },
+    )

@@ -1,0 +1,116 @@
+"""Scripted model providers. `commerce/reference` replays the sample's scripted run.
+
+The run is the case's reference, or, for samples made with `-T counterexamples=true`, one of its
+counterexamples. Each call answers with the next round of the current turn: the round's tool calls
+(several in one message when the script groups them), then the reply. Usage is returned, so no
+tokenizer (and no network) is needed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageUser,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    modelapi,
+)
+from inspect_ai.model._model_output import ChatCompletionChoice
+from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
+
+from commerce_evals.agent import CURRENT_SCRIPT, ReplayScript
+
+SCRIPTED_MODELS = ("reference",)
+
+
+def position(messages: list[ChatMessage]) -> tuple[int, int]:
+    """(turn index, rounds already answered in that turn) from the conversation so far."""
+    turn = -1
+    rounds = 0
+    for message in messages:
+        if isinstance(message, ChatMessageUser):
+            turn += 1
+            rounds = 0
+        elif isinstance(message, ChatMessageAssistant):
+            rounds += 1
+    return turn, rounds
+
+
+def usage_for(messages: list[ChatMessage], reply: ChatMessageAssistant) -> ModelUsage:
+    """A rough count (four characters a token), enough for cost reports, with no tokenizer."""
+    prompt = sum(len(m.text) for m in messages) // 4 + 1
+    completion = len(reply.text) // 4 + 1 + 20 * len(reply.tool_calls or [])
+    return ModelUsage(
+        input_tokens=prompt, output_tokens=completion, total_tokens=prompt + completion
+    )
+
+
+def scripted_message(script: ReplayScript, messages: list[ChatMessage]) -> ChatMessageAssistant:
+    turn_index, round_index = position(messages)
+    if not 0 <= turn_index < len(script.turns):
+        return ChatMessageAssistant(content="", model="reference")
+    turn = script.turns[turn_index]
+    rounds = turn.rounds()
+    if round_index >= len(rounds):
+        return ChatMessageAssistant(content=turn.reply, model="reference")
+    calls = rounds[round_index]
+    last = round_index == len(rounds) - 1
+    ends_turn = last and any(c.tool in script.turn_ending for c in calls)
+    return ChatMessageAssistant(
+        content=turn.reply if ends_turn else "",
+        tool_calls=[
+            ToolCall(id=f"t{turn_index}r{round_index}c{i}", function=c.tool, arguments=dict(c.args))
+            for i, c in enumerate(calls)
+        ],
+        model="reference",
+    )
+
+
+class ReplayModel(ModelAPI):
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig | None = None,
+        **model_args: Any,
+    ) -> None:
+        if model_name not in SCRIPTED_MODELS:
+            raise ValueError(
+                f"unknown scripted model commerce/{model_name}; choose one of {SCRIPTED_MODELS}"
+            )
+        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        script = CURRENT_SCRIPT.get()
+        if script is None:
+            raise RuntimeError(
+                "commerce/reference replays commerce-evals cases: run it on a commerce_evals task"
+            )
+        message = scripted_message(script, input)
+        return ModelOutput(
+            model=self.model_name,
+            choices=[
+                ChatCompletionChoice(
+                    message=message,
+                    stop_reason="tool_calls" if message.tool_calls else "stop",
+                )
+            ],
+            usage=usage_for(input, message),
+        )
+
+
+@modelapi(name="commerce")
+def commerce() -> type[ModelAPI]:
+    return ReplayModel

@@ -1,0 +1,136 @@
+"""Seed 003's task format (user_turns, reference_solution, graders) read into the same Case.
+
+A team with tasks in that format can drop the files into datasets/ beside case-shape files:
+
+    graders:
+      - type: state_check     expect: {no_writes, unchanged, <table>: [rows], <table>_count: n}
+      - type: tool_calls      forbidden, required, before, max_calls, writes_need_confirmation
+      - type: transcript      must_include / must_not_include (regular expressions on the reply)
+
+Keys of the case shape (priority, difficulty, state, niche, notes, counterexamples) may sit beside them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from commerce_evals.cases import Before, ScriptedTurn
+
+SEED_ONLY_KEYS = {"user_turns", "reference_solution", "graders"}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class StateCheck(_Strict):
+    type: Literal["state_check"]
+    expect: dict[str, Any]
+
+
+class ToolCallsCheck(_Strict):
+    type: Literal["tool_calls"]
+    forbidden: list[Any] = Field(default_factory=list)
+    required: list[Any] = Field(default_factory=list)
+    before: list[Before] = Field(default_factory=list)
+    max_calls: dict[str, int] = Field(default_factory=dict)
+    max_total_calls: int | None = None
+    writes_need_confirmation: bool = False
+
+
+class TranscriptCheck(_Strict):
+    type: Literal["transcript"]
+    must_include: list[str] = Field(default_factory=list)
+    must_not_include: list[str] = Field(default_factory=list)
+
+
+Grader = StateCheck | ToolCallsCheck | TranscriptCheck
+
+
+class SeedTask(_Strict):
+    id: str
+    purpose: str = ""
+    tags: list[str] = Field(default_factory=list)
+    should: str | None = None
+    user_turns: list[str]
+    reference_solution: list[ScriptedTurn] | None = None
+    graders: list[Grader] = Field(default_factory=list)
+    # case-shape keys accepted beside the seed's own
+    priority: str | None = None
+    difficulty: str | None = None
+    niche: str | None = None
+    skip: str | None = None
+    state: dict[str, Any] = Field(default_factory=dict)
+    notes: str = ""
+    rubric: str | None = None
+    dimensions: list[str] = Field(default_factory=list)
+    counterexamples: list[dict[str, Any]] = Field(default_factory=list)
+
+
+def is_seed_task(entry: dict[str, Any]) -> bool:
+    return bool(SEED_ONLY_KEYS & set(entry))
+
+
+def _state_expect(expect: dict[str, Any]) -> dict[str, Any]:
+    state: dict[str, Any] = {"rows": {}, "counts": {}}
+    for key, value in expect.items():
+        if key == "no_writes":
+            if value:
+                state["no_writes"] = True
+        elif key == "unchanged":
+            state["unchanged"] = value
+        elif key.endswith("_count"):
+            state["counts"][key[: -len("_count")]] = value
+        else:
+            state["rows"][key] = value
+    return state
+
+
+def seed_task_to_case(entry: dict[str, Any]) -> dict[str, Any]:
+    """Translate a seed-format task into the case-shape dict (validated again by Case)."""
+    task = SeedTask.model_validate(entry)
+    expected: dict[str, Any] = {}
+    for grader in task.graders:
+        if isinstance(grader, StateCheck):
+            expected["state"] = _state_expect(grader.expect)
+        elif isinstance(grader, ToolCallsCheck):
+            if grader.forbidden:
+                expected["never_calls"] = grader.forbidden
+            if grader.required:
+                expected["calls_tool"] = grader.required
+            if grader.before:
+                expected["before"] = [b.model_dump() for b in grader.before]
+            if grader.max_calls:
+                expected["max_calls_per_tool"] = grader.max_calls
+            if grader.max_total_calls is not None:
+                expected["max_tool_calls"] = grader.max_total_calls
+            if grader.writes_need_confirmation:
+                expected["writes_need_confirmation"] = True
+        else:
+            if grader.must_include:
+                expected["reply_matches"] = grader.must_include
+            if grader.must_not_include:
+                expected["reply_not_matches"] = grader.must_not_include
+    if task.rubric:
+        expected["rubric"] = task.rubric
+    if task.dimensions:
+        expected["dimensions"] = task.dimensions
+    case: dict[str, Any] = {
+        "id": task.id,
+        "purpose": task.purpose,
+        "tags": task.tags,
+        "should": task.should,
+        "turns": task.user_turns,
+        "expected": expected,
+        "notes": task.notes or task.purpose,
+        "state": task.state,
+        "counterexamples": task.counterexamples,
+    }
+    if task.reference_solution is not None:
+        case["reference"] = [t.model_dump() for t in task.reference_solution]
+    for key in ("priority", "difficulty", "niche", "skip"):
+        if getattr(task, key) is not None:
+            case[key] = getattr(task, key)
+    return case
