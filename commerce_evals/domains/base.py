@@ -169,6 +169,10 @@ class World(ABC):
 
     id_fields: ClassVar[frozenset[str]] = frozenset()
 
+    def judge_context(self) -> str:
+        """Reference text a judge may need beside the transcript (a support policy, say)."""
+        return ""
+
     def instruction_variables(self) -> dict[str, Any]:
         """Values for $placeholders in the agent's instructions (store name, today, caps, ...)."""
         return {}

@@ -1,0 +1,1 @@
+"""One module per `commerce-evals` command, each with `register(app)`."""
