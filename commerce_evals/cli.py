@@ -13,6 +13,13 @@ app = typer.Typer(
     add_completion=False,
 )
 
+
+
+@app.callback()
+def main() -> None:
+    """Keeps `commerce-evals <command>` a group even while only one command is registered."""
+
+
 # One line per command module; keep the list sorted.
 COMMANDS: list[str] = []
 
