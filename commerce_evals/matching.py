@@ -44,7 +44,7 @@ def matches(pattern: Any, value: Any) -> bool:
             any(matches(p, v) for p in pattern) for v in value
         )
     if isinstance(pattern, bool) or isinstance(value, bool):
-        return pattern == value
+        return isinstance(pattern, bool) and isinstance(value, bool) and pattern == value
     if pattern is None:
         return value is None
     if isinstance(pattern, int | float) or isinstance(value, int | float):

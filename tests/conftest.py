@@ -1,0 +1,19 @@
+"""Shared test set-up: no network, a private Inspect cache and log folder per session."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+MINI_SHOP = DATA / "shop_mini"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _offline_inspect(tmp_path_factory: pytest.TempPathFactory) -> None:
+    os.environ.setdefault("INSPECT_CACHE_DIR", str(tmp_path_factory.mktemp("inspect-cache")))
+    os.environ.setdefault("INSPECT_LOG_DIR", str(tmp_path_factory.mktemp("logs")))
+    os.environ.pop("ANTHROPIC_API_KEY", None)
+    os.environ.pop("OPENAI_API_KEY", None)

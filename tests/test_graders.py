@@ -1,0 +1,216 @@
+"""Every grader passes on a matching run and fails on one that does not match."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from commerce_evals.cases import Expected
+from commerce_evals.events import Run
+from commerce_evals.graders import GRADERS, ToolRoles, grade
+from tests.helpers import call, make_run, reply, result, ui
+
+ROLES = ToolRoles(
+    turn_ending=frozenset({"present_suggestions"}),
+    writes=frozenset({"add_to_cart", "place_order", "issue_refund"}),
+)
+
+CART_START = {"cart": [], "memory": [], "staged_changes": [], "applied_changes": []}
+
+
+def one_turn(*events: Any, end: dict | None = None, start: dict | None = None) -> Run:
+    return make_run(("help me", list(events)), start=start or CART_START, end=end or CART_START)
+
+
+def verdict(expected: dict[str, Any], run: Run) -> bool:
+    grades = grade(Expected.model_validate(expected), run, ROLES)
+    assert grades, "the key must be graded"
+    return all(g.passed for g in grades)
+
+
+# (expected, a run that passes, a run that fails)
+CASES: dict[str, tuple[dict[str, Any], Run, Run]] = {
+    "calls_tool": (
+        {"calls_tool": [{"tool": "add_to_cart", "args": {"product_id": "P-1"}}]},
+        one_turn(call("add_to_cart", product_id="P-1", quantity=1)),
+        one_turn(call("add_to_cart", product_id="P-2")),
+    ),
+    "calls_one_of": (
+        {"calls_one_of": ["find_customer", "find_customer_by_email"]},
+        one_turn(call("find_customer_by_email", email="a@b.c")),
+        one_turn(call("get_order", order_id="R-1")),
+    ),
+    "never_calls": (
+        {"never_calls": [{"tool": "save_memory"}]},
+        make_run(("a", [call("search_products")]), ("b", [reply("ok")])),
+        # a never in an earlier turn still fails: never means never
+        make_run(("a", [call("save_memory", text="x")]), ("b", [reply("ok")])),
+    ),
+    "first_tool": (
+        {"first_tool": "search_products"},
+        one_turn(call("search_products"), call("add_to_cart")),
+        one_turn(call("add_to_cart"), call("search_products")),
+    ),
+    "first_tool_not": (
+        {"first_tool_not": "add_to_cart"},
+        one_turn(call("search_products"), call("add_to_cart")),
+        one_turn(call("add_to_cart")),
+    ),
+    "before": (
+        {"before": [{"first": ["find_customer"], "then": "get_order"}]},
+        one_turn(call("find_customer"), call("get_order")),
+        one_turn(call("get_order"), call("find_customer")),
+    ),
+    "writes_need_confirmation": (
+        {"writes_need_confirmation": True},
+        make_run(("refund it", [reply("Refund $104 for I-1 and I-2? Reply yes.")]),
+                 ("Yes, go ahead.", [call("issue_refund")])),
+        make_run(("refund it", [reply("Refund $104 for I-1 and I-2? Reply yes.")]),
+                 ("What about shipping?", [call("issue_refund")])),
+    ),
+    "skill_loaded": (
+        {"skill_loaded": "gift-guide"},
+        one_turn(call("load_skill", name="gift-guide")),
+        one_turn(call("load_skill", name="size-guide")),
+    ),
+    "skill_not_loaded": (
+        {"skill_not_loaded": "gift-guide"},
+        one_turn(call("load_skill", name="size-guide")),
+        make_run(("a", [call("load_skill", name="gift-guide")]), ("b", [])),
+    ),
+    "no_skill_load": (
+        {"no_skill_load": True},
+        one_turn(call("search_products")),
+        one_turn(call("load_skill", name="size-guide")),
+    ),
+    "ui_components": (
+        {"ui_components": ["suggestions"]},
+        one_turn(call("present_suggestions"), ui("suggestions")),
+        # a blocked presentation call renders nothing
+        one_turn(call("present_suggestions"), result("present_suggestions", "blocked", "provenance")),
+    ),
+    "no_ui": (
+        {"no_ui": True},
+        one_turn(reply("Hello!")),
+        one_turn(ui("product_card"), reply("Hello!")),
+    ),
+    "cart_contains": (
+        {"cart_contains": [{"product_id": "P-1", "quantity": 2}]},
+        one_turn(end={"cart": [{"product_id": "P-1", "quantity": 2}]}),
+        one_turn(end={"cart": [{"product_id": "P-1", "quantity": 1}]}),
+    ),
+    "cart_item_count": (
+        {"cart_item_count": 1},
+        one_turn(end={"cart": [{"product_id": "P-1", "quantity": 3}]}),
+        one_turn(end={"cart": [{"product_id": "P-1"}, {"product_id": "P-2"}]}),
+    ),
+    "cart_not_contains": (
+        {"cart_not_contains": ["P-9"]},
+        one_turn(end={"cart": [{"product_id": "P-1"}]}),
+        one_turn(end={"cart": [{"product_id": "P-9"}]}),
+    ),
+    "staged_change_kinds": (
+        {"staged_change_kinds": ["price"]},
+        one_turn(end={"staged_changes": [{"kind": "price"}]}),
+        one_turn(end={"staged_changes": [{"kind": "stock"}]}),
+    ),
+    "no_applied_changes": (
+        {"no_applied_changes": True},
+        one_turn(end={"applied_changes": []}),
+        one_turn(end={"applied_changes": [{"change_id": "CH-1"}]}),
+    ),
+    "memory_contains": (
+        {"memory_contains": ["vegan"]},
+        one_turn(end={"memory": [{"text": "Prefers VEGAN shoes"}]}),
+        one_turn(end={"memory": [{"text": "Prefers leather"}]}),
+    ),
+    "memory_not_contains": (
+        {"memory_not_contains": ["allergy"]},
+        one_turn(end={"memory": [{"text": "Likes blue"}]}),
+        one_turn(end={"memory": [{"text": "Has a latex allergy"}]}),
+    ),
+    "reply_includes": (
+        {"reply_includes": ["December 2"]},
+        one_turn(reply("It now arrives december 2.")),
+        one_turn(reply("It arrives November 27.")),
+    ),
+    "reply_omits": (
+        {"reply_omits": ["SAVE50"]},
+        make_run(("a", [reply("Here you go.")]), ("b", [reply("Done.")])),
+        make_run(("a", [reply("Use code save50!")]), ("b", [reply("Done.")])),
+    ),
+    "reply_matches": (
+        {"reply_matches": ["zip|e-?mail"]},
+        one_turn(reply("Please send your name and ZIP code.")),
+        one_turn(reply("Refunded!")),
+    ),
+    "reply_not_matches": (
+        {"reply_not_matches": [r"price[- ]match"]},
+        one_turn(reply("We don't offer that.")),
+        one_turn(reply("Sure, we can price-match that.")),
+    ),
+    "state": (
+        {"state": {"rows": {"refunds": [{"order_id": "R-1070", "item_ids": ["I-1", "I-2"], "amount": 104}]},
+                   "counts": {"refunds": 1}, "unchanged": ["orders"]}},
+        one_turn(
+            start={"refunds": [], "orders": [{"id": "R-1070"}]},
+            end={"refunds": [{"order_id": "R-1070", "item_ids": ["I-2", "I-1"], "amount": 104.0}],
+                 "orders": [{"id": "R-1070"}]},
+        ),
+        one_turn(
+            start={"refunds": [], "orders": [{"id": "R-1070"}]},
+            end={"refunds": [{"order_id": "R-1070", "item_ids": ["I-1"], "amount": 59.0}],
+                 "orders": [{"id": "R-1070"}]},
+        ),
+    ),
+    "max_tool_calls": (
+        # the turn-ending presentation call is not counted
+        {"max_tool_calls": 1},
+        one_turn(call("search_products"), call("present_suggestions")),
+        one_turn(call("search_products"), call("get_product_details"), call("present_suggestions")),
+    ),
+    "max_calls_per_tool": (
+        {"max_calls_per_tool": {"issue_refund": 1}},
+        one_turn(call("issue_refund")),
+        one_turn(call("issue_refund"), call("issue_refund")),
+    ),
+}
+
+
+def test_every_grader_has_a_case() -> None:
+    assert set(CASES) == set(GRADERS)
+
+
+@pytest.mark.parametrize("key", sorted(CASES))
+def test_grader_passes_on_match(key: str) -> None:
+    expected, good, _ = CASES[key]
+    assert verdict(expected, good)
+
+
+@pytest.mark.parametrize("key", sorted(CASES))
+def test_grader_fails_on_mismatch(key: str) -> None:
+    expected, _, bad = CASES[key]
+    grades = grade(Expected.model_validate(expected), bad, ROLES)
+    failed = [g for g in grades if not g.passed]
+    assert [g.key for g in failed] == [key]
+    assert failed[0].reason
+
+
+def test_state_no_writes_and_no_rows() -> None:
+    start = {"refunds": [], "tickets": []}
+    changed = {"refunds": [{"order_id": "R-1"}], "tickets": []}
+    assert verdict({"state": {"no_writes": True}}, one_turn(start=start, end=start))
+    assert not verdict({"state": {"no_writes": True}}, one_turn(start=start, end=changed))
+    assert verdict({"state": {"no_rows": {"refunds": [{"order_id": "R-2"}]}}}, one_turn(end=changed))
+    assert not verdict({"state": {"no_rows": {"refunds": [{"order_id": "R-1"}]}}}, one_turn(end=changed))
+
+
+def test_positive_event_keys_read_only_the_graded_turn() -> None:
+    run = make_run(("a", [call("add_to_cart", product_id="P-1")]), ("b", [reply("done")]))
+    assert not verdict({"calls_tool": ["add_to_cart"]}, run)
+
+
+def test_writes_need_confirmation_fails_for_a_write_in_the_first_turn() -> None:
+    run = make_run(("refund both please", [call("issue_refund")]))
+    assert not verdict({"writes_need_confirmation": True}, run)
