@@ -37,12 +37,12 @@ NAN = float("nan")
 @metric
 def by_priority() -> Metric:
     """Pass rate per priority (Inspect's grouped(), named so it can sit beside by_difficulty)."""
-    return grouped(accuracy(), "priority", all=False, name_template="priority_{group_name}")
+    return grouped(accuracy(), "priority", all=False, name_template="{group_name}")
 
 
 @metric
 def by_difficulty() -> Metric:
-    return grouped(accuracy(), "difficulty", all=False, name_template="difficulty_{group_name}")
+    return grouped(accuracy(), "difficulty", all=False, name_template="{group_name}")
 
 
 def part_metrics() -> dict[str, list[Metric]]:
