@@ -1,0 +1,186 @@
+"""Harness overhead, session set-up against catalog size, and search speed, measured side by side.
+
+    python benchmarks/overhead.py [--flow checkout] [--epochs 5] [--products 100000]
+
+Prints ratios, never a pass/fail on absolute time:
+- the flow under commerce/reference beside a bare Inspect task that makes the same model calls
+  (the same replayed script, through the same provider) and the same tool calls (to tools that
+  return "{}"), with no domain, events, snapshots or graders: wall-time ratio, target <= 1.2;
+- session set-up with the catalog at its demo size and at --products generated products: ratio;
+- a search over the large catalog, in milliseconds per query (an index, not a scan).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Any
+
+from inspect_ai import Task, eval
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageSystem,
+    ChatMessageUser,
+    execute_tools,
+    get_model,
+)
+from inspect_ai.scorer import Score, Target, accuracy, scorer
+from inspect_ai.solver import Generate, TaskState, solver
+from inspect_ai.tool import ToolDef, ToolParams
+
+from commerce_evals.agent import CURRENT_SCRIPT, ReplayScript
+from commerce_evals.cases import Case
+from commerce_evals.domains.shop.models import Product
+from commerce_evals.domains.shop.world import ShopWorld
+from commerce_evals.flow import cached_world, flow_task
+from commerce_evals.flows import FLOWS
+
+
+def bare_task(flow_samples: list[Sample], turn_ending: frozenset[str], specs: list[Any]) -> Task:
+    """The same conversations with nothing of ours in the loop but the replayed script."""
+
+    async def nothing(**_: Any) -> str:
+        return "{}"
+
+    tools = [
+        ToolDef(
+            nothing,
+            name=s.name,
+            description=s.description,
+            parameters=ToolParams.model_validate(s.parameters),
+        )
+        for s in specs
+    ]
+
+    @solver
+    def bare_agent():
+        async def solve(state: TaskState, generate: Generate) -> TaskState:
+            case = Case.model_validate(state.metadata["case"])
+            token = CURRENT_SCRIPT.set(ReplayScript(case.id, case.script(), turn_ending))
+            messages: list[ChatMessage] = [ChatMessageSystem(content="bare")]
+            model = get_model()
+            try:
+                for user in case.turns:
+                    messages.append(ChatMessageUser(content=user))
+                    for _ in range(12):
+                        output = await model.generate(messages, tools=tools)
+                        messages.append(output.message)
+                        if not output.message.tool_calls:
+                            break
+                        result = await execute_tools(messages, tools)
+                        messages.extend(result.messages)
+                        if any(c.function in turn_ending for c in output.message.tool_calls):
+                            break
+            finally:
+                CURRENT_SCRIPT.reset(token)
+            state.messages = messages
+            return state
+
+        return solve
+
+    @scorer(metrics=[accuracy()])
+    def done():
+        async def score(state: TaskState, target: Target) -> Score:
+            return Score(value=1.0)
+
+        return score
+
+    return Task(
+        dataset=MemoryDataset(flow_samples), solver=bare_agent(), scorer=done(), name="bare"
+    )
+
+
+def timed_eval(task: Task, epochs: int) -> float:
+    started = time.perf_counter()
+    [log] = eval(
+        task, model="commerce/reference", epochs=epochs, display="none", log_dir="/tmp/bench-logs"
+    )
+    assert log.status == "success", log.error
+    return time.perf_counter() - started
+
+
+def harness_ratio(flow: str, epochs: int, repeats: int) -> None:
+    spec = FLOWS[flow]
+    task = flow_task(flow, domain=spec.domain, agent=spec.agent)
+    world = cached_world(spec.domain, None, True)
+    profile = world.agents[spec.agent]
+    samples = list(task.dataset)
+    bare = bare_task(samples, profile.roles().turn_ending, list(profile.tools))
+    ours, theirs = [], []
+    for _ in range(repeats):  # interleaved, so drift in the machine hits both alike
+        theirs.append(timed_eval(bare, epochs))
+        ours.append(timed_eval(flow_task(flow, domain=spec.domain, agent=spec.agent), epochs))
+    n = len(samples) * epochs
+    print(f"harness overhead ({flow}, {n} samples, best of {repeats}):")
+    print(
+        f"  commerce-evals {min(ours):.2f}s   bare inspect {min(theirs):.2f}s   ratio {min(ours) / min(theirs):.3f}  (target <= 1.2)"
+    )
+
+
+def big_world(size: int) -> ShopWorld:
+    base = ShopWorld.load(poisoned=False)
+    products = list(base.products.values())
+    clones = [
+        Product.model_validate({**p.model_dump(), "id": f"P-G{i:06d}", "name": f"{p.name} {i}"})
+        for i, p in ((i, products[i % len(products)]) for i in range(size))
+    ]
+    return ShopWorld(
+        clones, list(base.orders.values()), base.store, dict(base.skills), list(base.messages)
+    )
+
+
+def per_call(fn: Any, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def session_and_search(size: int) -> None:
+    small = ShopWorld.load(poisoned=False)
+    started = time.perf_counter()
+    large = big_world(size)
+    built = time.perf_counter() - started
+    state = {
+        "seen_products": ["P-1001", "P-1002"],
+        "cart": [{"product_id": "P-1001", "quantity": 1}],
+        "memory": ["Prefers vegan shoes"],
+    }
+    large_state = {
+        **state,
+        "seen_products": ["P-G000000", "P-G000001"],
+        "cart": [{"product_id": "P-G000000", "quantity": 1}],
+    }
+    t_small = per_call(lambda: small.session(state).snapshot(), 2000)
+    t_large = per_call(lambda: large.session(large_state).snapshot(), 2000)
+    print(
+        f"session set-up + snapshot ({len(small.products)} vs {len(large.products)} products; index built once in {built:.1f}s):"
+    )
+    print(
+        f"  {t_small * 1e6:.1f}us vs {t_large * 1e6:.1f}us   ratio {t_large / t_small:.2f}  (target ~1)"
+    )
+    session = large.session({})
+    for query in ("trail running shoe", "insulated water bottle", "noise cancelling headphones"):
+        t = per_call(lambda q=query: session.tool_search_products(query=q), 20)
+        print(f"  search {query!r} over {len(large.products)} products: {t * 1e3:.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--flow", default="checkout", choices=sorted(FLOWS))
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--products", type=int, default=100_000)
+    args = parser.parse_args()
+    harness_ratio(args.flow, args.epochs, args.repeats)
+    session_and_search(args.products)
+
+
+if __name__ == "__main__":
+    main()
