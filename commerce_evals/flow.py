@@ -125,6 +125,9 @@ def flow_task(
         ),
         scorer=commerce_case(profile.roles()),
         epochs=Epochs(epochs, ["mean", "pass_hat_k"]),
+        # A provider failure is recorded on its sample (and `inspect eval-retry` re-runs it); it
+        # is kept apart from agent failures and never ends the whole eval.
+        fail_on_error=False,
         metadata={
             "domain": domain,
             "agent": agent,
