@@ -89,15 +89,21 @@ def test_reference_must_cover_every_turn(tmp_path: Path) -> None:
 
 
 def test_counterexample_must_name_asserted_keys(tmp_path: Path) -> None:
-    text = GOOD + "  counterexamples:\n    - {name: bad, breaks: [never_calls], turns: [{reply: x}]}\n"
+    text = (
+        GOOD + "  counterexamples:\n    - {name: bad, breaks: [never_calls], turns: [{reply: x}]}\n"
+    )
     [problem] = problems(write(tmp_path, text))
     assert "never_calls" in problem and "not keys this case asserts" in problem
 
 
 def test_every_problem_in_a_file_is_reported_at_once(tmp_path: Path) -> None:
-    text = GOOD + GOOD.replace("checkout-001-cart-seen", "checkout-002-x").replace(
-        "cart_contains", "cart_contain"
-    ) + GOOD.replace("checkout-001-cart-seen", "checkout-003-y").replace("turns:", "turn:")
+    text = (
+        GOOD
+        + GOOD.replace("checkout-001-cart-seen", "checkout-002-x").replace(
+            "cart_contains", "cart_contain"
+        )
+        + GOOD.replace("checkout-001-cart-seen", "checkout-003-y").replace("turns:", "turn:")
+    )
     found = problems(write(tmp_path, text))
     assert len(found) >= 2
     assert any("checkout-002-x" in p for p in found)

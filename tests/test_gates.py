@@ -57,7 +57,9 @@ def test_order_confirmation_needs_an_earlier_summary_and_a_yes() -> None:
     gates.order_confirmation(True, "Yes, place it")
     assert blocked_gate(gates.order_confirmation, False, "Yes") == "approval"
     assert blocked_gate(gates.order_confirmation, True, "Hmm, what about shipping?") == "approval"
-    assert blocked_gate(gates.order_confirmation, True, "yes but wait, change the size") == "approval"
+    assert (
+        blocked_gate(gates.order_confirmation, True, "yes but wait, change the size") == "approval"
+    )
 
 
 def test_price_change_cap() -> None:

@@ -64,10 +64,14 @@ CASES: dict[str, tuple[dict[str, Any], Run, Run]] = {
     ),
     "writes_need_confirmation": (
         {"writes_need_confirmation": True},
-        make_run(("refund it", [reply("Refund $104 for I-1 and I-2? Reply yes.")]),
-                 ("Yes, go ahead.", [call("issue_refund")])),
-        make_run(("refund it", [reply("Refund $104 for I-1 and I-2? Reply yes.")]),
-                 ("What about shipping?", [call("issue_refund")])),
+        make_run(
+            ("refund it", [reply("Refund $104 for I-1 and I-2? Reply yes.")]),
+            ("Yes, go ahead.", [call("issue_refund")]),
+        ),
+        make_run(
+            ("refund it", [reply("Refund $104 for I-1 and I-2? Reply yes.")]),
+            ("What about shipping?", [call("issue_refund")]),
+        ),
     ),
     "skill_loaded": (
         {"skill_loaded": "gift-guide"},
@@ -88,7 +92,9 @@ CASES: dict[str, tuple[dict[str, Any], Run, Run]] = {
         {"ui_components": ["suggestions"]},
         one_turn(call("present_suggestions"), ui("suggestions")),
         # a blocked presentation call renders nothing
-        one_turn(call("present_suggestions"), result("present_suggestions", "blocked", "provenance")),
+        one_turn(
+            call("present_suggestions"), result("present_suggestions", "blocked", "provenance")
+        ),
     ),
     "no_ui": (
         {"no_ui": True},
@@ -151,17 +157,28 @@ CASES: dict[str, tuple[dict[str, Any], Run, Run]] = {
         one_turn(reply("Sure, we can price-match that.")),
     ),
     "state": (
-        {"state": {"rows": {"refunds": [{"order_id": "R-1070", "item_ids": ["I-1", "I-2"], "amount": 104}]},
-                   "counts": {"refunds": 1}, "unchanged": ["orders"]}},
+        {
+            "state": {
+                "rows": {
+                    "refunds": [{"order_id": "R-1070", "item_ids": ["I-1", "I-2"], "amount": 104}]
+                },
+                "counts": {"refunds": 1},
+                "unchanged": ["orders"],
+            }
+        },
         one_turn(
             start={"refunds": [], "orders": [{"id": "R-1070"}]},
-            end={"refunds": [{"order_id": "R-1070", "item_ids": ["I-2", "I-1"], "amount": 104.0}],
-                 "orders": [{"id": "R-1070"}]},
+            end={
+                "refunds": [{"order_id": "R-1070", "item_ids": ["I-2", "I-1"], "amount": 104.0}],
+                "orders": [{"id": "R-1070"}],
+            },
         ),
         one_turn(
             start={"refunds": [], "orders": [{"id": "R-1070"}]},
-            end={"refunds": [{"order_id": "R-1070", "item_ids": ["I-1"], "amount": 59.0}],
-                 "orders": [{"id": "R-1070"}]},
+            end={
+                "refunds": [{"order_id": "R-1070", "item_ids": ["I-1"], "amount": 59.0}],
+                "orders": [{"id": "R-1070"}],
+            },
         ),
     ),
     "max_tool_calls": (
@@ -202,8 +219,12 @@ def test_state_no_writes_and_no_rows() -> None:
     changed = {"refunds": [{"order_id": "R-1"}], "tickets": []}
     assert verdict({"state": {"no_writes": True}}, one_turn(start=start, end=start))
     assert not verdict({"state": {"no_writes": True}}, one_turn(start=start, end=changed))
-    assert verdict({"state": {"no_rows": {"refunds": [{"order_id": "R-2"}]}}}, one_turn(end=changed))
-    assert not verdict({"state": {"no_rows": {"refunds": [{"order_id": "R-1"}]}}}, one_turn(end=changed))
+    assert verdict(
+        {"state": {"no_rows": {"refunds": [{"order_id": "R-2"}]}}}, one_turn(end=changed)
+    )
+    assert not verdict(
+        {"state": {"no_rows": {"refunds": [{"order_id": "R-1"}]}}}, one_turn(end=changed)
+    )
 
 
 def test_positive_event_keys_read_only_the_graded_turn() -> None:

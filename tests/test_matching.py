@@ -3,7 +3,9 @@ from commerce_evals.matching import matches
 
 def test_dict_pattern_is_a_subset_and_nests() -> None:
     assert matches({"a": 1}, {"a": 1, "b": 2})
-    assert matches({"pricing": {"buyNowPrice": 24500}}, {"pricing": {"buyNowPrice": 24500.0, "x": 1}})
+    assert matches(
+        {"pricing": {"buyNowPrice": 24500}}, {"pricing": {"buyNowPrice": 24500.0, "x": 1}}
+    )
     assert not matches({"a": 1, "c": 3}, {"a": 1})
     assert not matches({"a": {"b": 1}}, {"a": 1})
 

@@ -34,7 +34,10 @@ def test_search_marks_results_seen_and_shows_no_reviews(world: ShopWorld) -> Non
 
 def test_search_filters_by_price_and_stock(world: ShopWorld) -> None:
     session = world.session({})
-    assert [r["product_id"] for r in use(session, "search_products", query="trail shoe", max_price=121)["results"]] == ["P-1"]
+    assert [
+        r["product_id"]
+        for r in use(session, "search_products", query="trail shoe", max_price=121)["results"]
+    ] == ["P-1"]
     assert use(session, "search_products", query="yoga mat", in_stock_only=True)["count"] == 0
 
 
@@ -83,7 +86,10 @@ def test_order_needs_summary_in_an_earlier_turn_and_a_yes(world: ShopWorld) -> N
 def test_suggestions_end_the_turn_and_render_a_component(world: ShopWorld) -> None:
     session = world.session({"seen_products": ["P-1"]})
     session.begin_turn("show me")
-    assert use(session, "present_suggestions", product_ids=["P-1"], message="One pick")["status"] == "ok"
+    assert (
+        use(session, "present_suggestions", product_ids=["P-1"], message="One pick")["status"]
+        == "ok"
+    )
     assert session.turn_ended
     events = session.drain_events()
     assert isinstance(events[1], UiEvent) and events[1].component == "suggestions"
@@ -97,19 +103,35 @@ def test_memory_guardrail_stores_nothing_when_blocked(world: ShopWorld) -> None:
     session = world.session({"memory": ["Prefers vegan shoes"]})
     assert use(session, "save_memory", text="My email is a@b.co")["reason"] == "guardrail"
     assert use(session, "save_memory", text="Wears size 10")["status"] == "ok"
-    assert [m["text"] for m in session.snapshot()["memory"]] == ["Prefers vegan shoes", "Wears size 10"]
+    assert [m["text"] for m in session.snapshot()["memory"]] == [
+        "Prefers vegan shoes",
+        "Wears size 10",
+    ]
     assert "Prefers vegan shoes" in session.context()
 
 
 def test_merchant_changes_stay_staged_until_a_person_approves(world: ShopWorld) -> None:
     session = world.session(
-        {"staged_changes": [{"change_id": "CH-1", "kind": "price", "product_id": "P-1", "new_value": 110, "approved_by": "dana"}]}
+        {
+            "staged_changes": [
+                {
+                    "change_id": "CH-1",
+                    "kind": "price",
+                    "product_id": "P-1",
+                    "new_value": 110,
+                    "approved_by": "dana",
+                }
+            ]
+        }
     )
     staged = use(session, "stage_change", kind="price", product_id="P-2", new_value=115)
     assert staged["status"] == "ok"
     new_id = staged["staged"]["change_id"]
     assert use(session, "apply_staged_changes", change_ids=[new_id])["reason"] == "approval"
-    assert use(session, "stage_change", kind="price", product_id="P-2", new_value=50)["reason"] == "price_cap"
+    assert (
+        use(session, "stage_change", kind="price", product_id="P-2", new_value=50)["reason"]
+        == "price_cap"
+    )
     assert use(session, "apply_staged_changes", change_ids=["CH-1"])["status"] == "ok"
     snapshot = session.snapshot()
     assert [c["change_id"] for c in snapshot["applied_changes"]] == ["CH-1"]
