@@ -51,7 +51,11 @@ def usage_for(messages: list[ChatMessage], reply: ChatMessageAssistant) -> Model
 
 
 def scripted_message(script: ReplayScript, messages: list[ChatMessage]) -> ChatMessageAssistant:
-    turn_index, round_index = position(messages)
+    return scripted_step(script, *position(messages))
+
+
+def scripted_step(script: ReplayScript, turn_index: int, round_index: int) -> ChatMessageAssistant:
+    """The script's answer at a turn and round: that round's calls, or the turn's reply."""
     if not 0 <= turn_index < len(script.turns):
         return ChatMessageAssistant(content="", model="reference")
     turn = script.turns[turn_index]
