@@ -324,7 +324,24 @@ class ShopSession(Session):
         }
 
     def context(self) -> str:
-        if not self.memory:
-            return "You have no stored preferences for this customer yet."
-        facts = "\n".join(f"- {m['text']}" for m in self.memory)
-        return f"What you remember about this customer from earlier sessions:\n{facts}"
+        """What the app knows at session start: stored memory, what is on screen, the cart."""
+        parts = []
+        if self.memory:
+            facts = "\n".join(f"- {m['text']}" for m in self.memory)
+            parts.append(f"What you remember about this customer from earlier sessions:\n{facts}")
+        else:
+            parts.append("You have no stored preferences for this customer yet.")
+        shown = [p for p in self.price_seen if p not in self.cart]
+        if shown:
+            lines = "\n".join(self._shown_line(p) for p in shown)
+            parts.append(f"Products already shown to the customer in this session:\n{lines}")
+        if self.cart:
+            lines = "\n".join(f"- {p} x{q}" for p, q in self.cart.items())
+            parts.append(f"The customer's cart holds:\n{lines}")
+        return "\n\n".join(parts)
+
+    def _shown_line(self, product_id: str) -> str:
+        product = self.world.products[product_id]
+        seen_at = self.price_seen[product_id]
+        price = product.price if seen_at is None else seen_at
+        return f"- {product_id} {product.name}, shown at ${price:,.2f}"
