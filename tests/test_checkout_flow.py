@@ -1,0 +1,70 @@
+"""The checkout flow end to end, offline, through `inspect_ai.eval` in-process.
+
+Every case passes its own graders under its reference run; every counterexample fails exactly the
+keys it names; and the counterexamples together break every code-graded key the flow's cases use.
+"""
+
+from __future__ import annotations
+
+import pytest
+from inspect_ai.log import EvalSample
+
+from commerce_evals.cases import Case, load_cases
+from commerce_evals.checkout import checkout
+from commerce_evals.flow import dataset_paths
+from commerce_evals.graders import JUDGED_KEYS
+from tests.helpers import case_score, run_task, samples_by_id
+
+CASES: list[Case] = load_cases(dataset_paths("checkout", None))
+RUNNABLE = [case for case in CASES if not case.skip]
+COUNTEREXAMPLES = [f"{case.id}~{cx.name}" for case in RUNNABLE for cx in case.counterexamples]
+
+
+# Inspect's generate cache keys on the conversation, not on the sample's script: with a cache on,
+# a counterexample whose first round matches the reference would be served the reference's answer.
+@pytest.fixture(scope="module")
+def reference_samples() -> dict[str, EvalSample]:
+    return samples_by_id(run_task(checkout(), cache=False))
+
+
+@pytest.fixture(scope="module")
+def counterexample_samples() -> dict[str, EvalSample]:
+    return samples_by_id(run_task(checkout(counterexamples=True), cache=False))
+
+
+def test_every_case_is_a_sample(reference_samples: dict[str, EvalSample]) -> None:
+    assert sorted(reference_samples) == sorted(case.id for case in CASES)
+
+
+@pytest.mark.parametrize("case_id", [case.id for case in RUNNABLE])
+def test_case_passes_its_reference_run(
+    reference_samples: dict[str, EvalSample], case_id: str
+) -> None:
+    score = case_score(reference_samples[case_id])
+    assert score.value["passed"] == 1.0, score.explanation
+
+
+def test_every_counterexample_is_a_sample(counterexample_samples: dict[str, EvalSample]) -> None:
+    assert sorted(counterexample_samples) == sorted(COUNTEREXAMPLES)
+
+
+@pytest.mark.parametrize("sample_id", COUNTEREXAMPLES)
+def test_counterexample_fails_exactly_its_keys(
+    counterexample_samples: dict[str, EvalSample], sample_id: str
+) -> None:
+    sample = counterexample_samples[sample_id]
+    score = case_score(sample)
+    assert set(score.metadata["failed_keys"]) == set(sample.metadata["breaks"]), score.explanation
+    assert score.value["passed"] == 0.0
+
+
+def test_counterexamples_break_every_key_the_flow_uses() -> None:
+    used = {key for case in RUNNABLE for key in case.expected.asserted_keys()} - JUDGED_KEYS
+    broken = {key for case in RUNNABLE for cx in case.counterexamples for key in cx.breaks}
+    assert used - broken == set(), f"no counterexample breaks {sorted(used - broken)}"
+
+
+def test_every_case_names_its_niche_and_has_a_counterexample() -> None:
+    assert len(CASES) >= 28
+    assert [case.id for case in CASES if not case.niche] == []
+    assert [case.id for case in RUNNABLE if not case.counterexamples] == []
