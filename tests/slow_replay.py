@@ -1,0 +1,31 @@
+"""Test-only: commerce/reference with latency, logging each call, for interrupting a run."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+
+from inspect_ai.model import ModelAPI, modelapi
+
+from commerce_evals.agent import CURRENT_SCRIPT
+from commerce_evals.providers import ReplayModel
+
+
+class SlowReplay(ReplayModel):
+    def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
+        super().__init__("reference", *args, **kwargs)
+
+    async def generate(self, input, tools, tool_choice, config):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(float(os.environ.get("SLOW_REPLAY_SECONDS", "0.05")))
+        script = CURRENT_SCRIPT.get()
+        with open(os.environ["SLOW_REPLAY_LOG"], "a") as log:
+            log.write(
+                f"{os.environ.get('SLOW_REPLAY_RUN', '?')} {script.case_id if script else '-'}\n"
+            )
+        return await super().generate(input, tools, tool_choice, config)
+
+
+@modelapi(name="slowreplay")
+def slowreplay() -> type[ModelAPI]:
+    return SlowReplay
