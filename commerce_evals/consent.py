@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
+# Plain assent only: "sounds good", "ok" or "sure" can answer a question other than the one asked,
+# so they are not an explicit yes to a write.
 _YES = re.compile(
     r"^\s*(yes|yep|yeah|yup|y|confirm(ed)?|i confirm|go ahead|please do|do it|place it|"
-    r"place the order|sounds good|ok|okay|sure|approved?)\b",
+    r"place the order|approved?)\b",
     re.IGNORECASE,
 )
 _NO = re.compile(r"\b(no|not|don't|do not|wait|hold on|cancel|stop)\b", re.IGNORECASE)

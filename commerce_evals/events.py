@@ -96,8 +96,15 @@ class Turn(BaseModel):
         return [e for e in self.events if isinstance(e, UiEvent)]
 
     def reply(self) -> str:
-        """The agent's words to the person in this turn (every reply event, joined)."""
-        return "\n".join(e.text for e in self.events if isinstance(e, ReplyEvent))
+        """What the agent told the person this turn: its replies and the messages its components
+        showed (a turn that ends with present_suggestions may speak only through the component)."""
+        texts = []
+        for event in self.events:
+            if isinstance(event, ReplyEvent):
+                texts.append(event.text)
+            elif isinstance(event, UiEvent) and isinstance(event.payload.get("message"), str):
+                texts.append(event.payload["message"])
+        return "\n".join(texts)
 
 
 class Run(BaseModel):

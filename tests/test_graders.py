@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from commerce_evals.cases import Expected
-from commerce_evals.events import Run
+from commerce_evals.events import Run, UiEvent
 from commerce_evals.graders import GRADERS, ToolRoles, grade
 from tests.helpers import call, make_run, reply, result, ui
 
@@ -235,3 +235,20 @@ def test_positive_event_keys_read_only_the_graded_turn() -> None:
 def test_writes_need_confirmation_fails_for_a_write_in_the_first_turn() -> None:
     run = make_run(("refund both please", [call("issue_refund")]))
     assert not verdict({"writes_need_confirmation": True}, run)
+
+
+def test_reply_keys_read_what_a_component_told_the_person() -> None:
+    run = one_turn(
+        call("present_suggestions"),
+        UiEvent(component="suggestions", payload={"message": "The QX Pro is out of stock."}),
+    )
+    assert verdict({"reply_matches": ["out of stock"]}, run)
+    assert not verdict({"reply_omits": ["out of stock"]}, run)
+
+
+def test_soft_assent_is_not_an_explicit_yes() -> None:
+    for answer in ("Sounds good", "ok", "sure, whatever"):
+        run = make_run(
+            ("refund it", [reply("Refund $104? Reply yes.")]), (answer, [call("issue_refund")])
+        )
+        assert not verdict({"writes_need_confirmation": True}, run), answer
