@@ -1,0 +1,53 @@
+"""Scoring cost: every code grader of one sample, from the Runs a reference eval recorded.
+
+    python benchmarks/scoring.py [--flow checkout]
+
+Prints microseconds per sample for all its code graders (target: well under a millisecond).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from inspect_ai import eval
+
+from commerce_evals.agent import RunRecord
+from commerce_evals.cases import Case
+from commerce_evals.flow import cached_world, flow_task
+from commerce_evals.flows import FLOWS
+from commerce_evals.graders import grade
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--flow", default="checkout")
+    parser.add_argument("--repeats", type=int, default=200)
+    args = parser.parse_args()
+    spec = FLOWS[args.flow]
+    [log] = eval(
+        flow_task(args.flow, domain=spec.domain, agent=spec.agent),
+        model="commerce/reference",
+        display="none",
+        log_dir="/tmp/bench-logs",
+    )
+    roles = cached_world(spec.domain, None, True).agents[spec.agent].roles()
+    pairs = []
+    for sample in log.samples or []:
+        run = sample.store_as(RunRecord).run
+        if run is not None:
+            pairs.append((Case.model_validate(sample.metadata["case"]).expected, run))
+    keys = sum(len(expected.asserted_keys()) for expected, _ in pairs)
+    started = time.perf_counter()
+    for _ in range(args.repeats):
+        for expected, run in pairs:
+            grade(expected, run, roles)
+    per_sample = (time.perf_counter() - started) / (args.repeats * len(pairs))
+    print(f"{args.flow}: {len(pairs)} samples, {keys / len(pairs):.1f} keys each")
+    print(
+        f"all code graders for one sample: {per_sample * 1e6:.1f} us  ({per_sample * 1e3:.3f} ms; target well under 1 ms)"
+    )
+
+
+if __name__ == "__main__":
+    main()
