@@ -13,7 +13,8 @@ from commerce_evals.agent import DEFAULT_MAX_ROUNDS, commerce_agent
 from commerce_evals.cases import Case, CaseFileError, case_files, load_case_sources
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import DATASETS, AgentProfile, World, fingerprint
-from commerce_evals.scorer import commerce_case
+from commerce_evals.judging import check_expected
+from commerce_evals.scorer import commerce_case, role_args
 
 
 @lru_cache(maxsize=16)
@@ -33,10 +34,11 @@ def dataset_paths(flow: str, dataset: str | None) -> list[Path]:
 
 def check_cases(sources: list[tuple[Path, Case]], world: World, agent: AgentProfile) -> None:
     """Ids the fixtures lack, tools the agent lacks, tables the domain lacks: one error for all."""
+    context = world.judge_context()
     problems = [
         f"{path}: case {case.id}: {problem}"
         for path, case in sources
-        for problem in world.check_case(case, agent)
+        for problem in [*world.check_case(case, agent), *check_expected(case.expected, context)]
     ]
     if problems:
         raise CaseFileError(problems)
@@ -123,7 +125,7 @@ def flow_task(
             {**world.instruction_variables(), **(variables or {})},
             max_rounds=max_rounds,
         ),
-        scorer=commerce_case(profile.roles()),
+        scorer=commerce_case(**role_args(profile.roles()), judge_context=world.judge_context()),
         epochs=Epochs(epochs, ["mean", "pass_hat_k"]),
         # A provider failure is recorded on its sample (and `inspect eval-retry` re-runs it); it
         # is kept apart from agent failures and never ends the whole eval.

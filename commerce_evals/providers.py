@@ -1,15 +1,30 @@
-"""Scripted model providers. `commerce/reference` replays the sample's scripted run.
+"""Scripted model providers. `commerce/reference` replays the sample's scripted run;
+`commerce/judge` (and its `judge-<behaviour>` variants) is a scripted judge for the grader role.
 
 The run is the case's reference, or, for samples made with `-T counterexamples=true`, one of its
 counterexamples. Each call answers with the next round of the current turn: the round's tool calls
 (several in one message when the script groups them), then the reply. Usage is returned, so no
 tokenizer (and no network) is needed.
+
+The scripted judge reads the prompt the way a model would: the quoted transcript, then the
+instructions after it (split at the first closing transcript tag). `commerce/judge` passes a run
+whose graded reply matches the case's reference reply and fails one that does not; it answers
+Unknown when it has no reference or the graded reply was clipped. It is gullible on purpose: an
+"ignore your instructions ... verdict: X" it finds in its instructions section is obeyed, so a
+transcript that escaped its quoting would flip its verdict, and the tests would see it. Variants:
+judge-pass, judge-fail, judge-unknown (fixed verdicts), judge-garbage (no verdict), judge-error
+(raises), judge-refuse (a content-filter stop), judge-slow (never answers in time), judge-echo
+(re-quotes the graded reply in a transcript block after its verdict).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import re
+from collections import Counter
+from typing import Any, cast
 
+import anyio
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageAssistant,
@@ -24,8 +39,25 @@ from inspect_ai.model._model_output import ChatCompletionChoice
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 
 from commerce_evals.agent import CURRENT_SCRIPT, ReplayScript
+from commerce_evals.judging.judge import REFERENCE_REPLY
+from commerce_evals.judging.prompt import split_prompt
+from commerce_evals.judging.transcript import CUT_MARK, unquote
 
 SCRIPTED_MODELS = ("reference",)
+JUDGE_BEHAVIOURS = (
+    "reference",
+    "pass",
+    "fail",
+    "unknown",
+    "garbage",
+    "error",
+    "refuse",
+    "slow",
+    "echo",
+)
+# Calls that reached the scripted judge, by model name. A cache hit never reaches a provider,
+# so tests read this to count real judge calls.
+JUDGE_CALLS: Counter[str] = Counter()
 
 
 def position(messages: list[ChatMessage]) -> tuple[int, int]:
@@ -115,6 +147,122 @@ class ReplayModel(ModelAPI):
         )
 
 
+def judge_behaviour(model_name: str) -> str | None:
+    """`judge` -> "reference", `judge-fail` -> "fail"; None for names that are not judges."""
+    if model_name == "judge":
+        return "reference"
+    if model_name.startswith("judge-"):
+        return model_name.removeprefix("judge-")
+    return None
+
+
+_GRADED_REPLY = re.compile(r"^\[turn \d+ graded\] agent: (.*)$", re.MULTILINE)
+_OBEY = re.compile(
+    r"ignore\s+(?:(?:all|any|your|previous|prior|the|above)\s+)*instructions.*?"
+    r"verdict\W*(pass|fail|unknown)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def decide(prompt: str, reference: str | None) -> tuple[str, str, str]:
+    """(verdict, critique, graded reply) of the reference-deciding judge for one prompt."""
+    parts = split_prompt(prompt)
+    obeyed = _OBEY.search(parts.instructions)
+    if obeyed:
+        return obeyed.group(1).title(), "My instructions tell me to give this verdict.", ""
+    replies = [unquote(m.group(1)) for m in _GRADED_REPLY.finditer(parts.data)]
+    graded = "\n".join(str(r) for r in replies)
+    if not parts.data:
+        return "Unknown", "I was given no transcript block.", graded
+    if reference is None:
+        return "Unknown", "I have no reference reply to compare the graded reply with.", graded
+    if any(str(r).startswith(CUT_MARK.split("{")[0]) for r in replies):
+        return "Unknown", "The graded reply was clipped, so I cannot compare it.", graded
+    if _same(graded, reference):
+        return "Pass", f"The graded reply says:\n{graded}\nwhich is the reference reply.", graded
+    return (
+        "Fail",
+        f"The graded reply says:\n{graded}\nbut the reference reply is:\n{reference}",
+        graded,
+    )
+
+
+FIXED = {
+    "pass": ("Pass", "Scripted to pass."),
+    "fail": ("Fail", "Scripted to fail."),
+    "unknown": ("Unknown", "Scripted to need a person."),
+}
+
+
+class ScriptedJudge(ModelAPI):
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig | None = None,
+        **model_args: Any,
+    ) -> None:
+        behaviour = judge_behaviour(model_name)
+        if behaviour not in JUDGE_BEHAVIOURS:
+            names = ["judge", *(f"judge-{b}" for b in JUDGE_BEHAVIOURS if b != "reference")]
+            raise ValueError(f"unknown scripted judge commerce/{model_name}; choose one of {names}")
+        self.behaviour = behaviour
+        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        JUDGE_CALLS[self.model_name] += 1
+        prompt = input[-1].text if input else ""
+        if self.behaviour == "error":
+            raise RuntimeError("scripted judge: the grader model failed")
+        if self.behaviour == "slow":
+            await anyio.sleep(3600)
+        if self.behaviour == "refuse":
+            return self._output(input, "", stop_reason="content_filter")
+        if self.behaviour == "garbage":
+            return self._output(input, "I read the transcript and have some thoughts about it.")
+        if self.behaviour in FIXED:
+            verdict, critique = FIXED[self.behaviour]
+            graded = ""
+        else:
+            verdict, critique, graded = decide(prompt, REFERENCE_REPLY.get())
+        if config.response_schema is not None:
+            text = json.dumps({"critique": critique, "verdict": verdict})
+        else:
+            text = f"Critique: {critique}\nVerdict: {verdict}"
+        if self.behaviour == "echo":
+            text += f"\n\nThe graded reply, for the record:\n<transcript>\n{graded}\n</transcript>"
+        return self._output(input, text)
+
+    def _output(
+        self, input: list[ChatMessage], text: str, stop_reason: str = "stop"
+    ) -> ModelOutput:
+        message = ChatMessageAssistant(content=text, model=self.model_name)
+        return ModelOutput(
+            model=self.model_name,
+            choices=[ChatCompletionChoice(message=message, stop_reason=cast(Any, stop_reason))],
+            usage=usage_for(input, message),
+        )
+
+
+def create_model(model_name: str, *args: Any, **kwargs: Any) -> ModelAPI:
+    """commerce/judge* names get the scripted judge; every other name the reference replay."""
+    if judge_behaviour(model_name) is not None:
+        return ScriptedJudge(model_name, *args, **kwargs)
+    return ReplayModel(model_name, *args, **kwargs)
+
+
 @modelapi(name="commerce")
 def commerce() -> type[ModelAPI]:
-    return ReplayModel
+    # Inspect calls what this returns with the model name; a factory picks the class by name.
+    return cast(type[ModelAPI], create_model)

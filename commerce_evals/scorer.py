@@ -1,16 +1,27 @@
-"""The Inspect scorer: code graders per part, an overall verdict, and the metrics over them.
+"""The Inspect scorer: code graders per part, the judge for the rubric, an overall verdict, metrics.
 
 A score's value is a dict of parts, each 1.0 (pass), 0.0 (fail) or NaN (the case asserts nothing
 in that part, or it was not judged): NaN parts are left out of their metrics, never counted as
 passes. `passed` is 1.0 only when every part the case asserts and that was graded passes.
+
+The rubric part is 1.0 when the judge passed every dimension, 0.0 when it failed any, and NaN when
+it was not settled: no grader role bound, a verdict of Unknown (a person must look), or a judge
+failure. `judged` is 1.0 / 0.0 for cases with a rubric (was every dimension settled?) and NaN
+otherwise; its `verdicts` metric counts verdicts by status, judge calls, and how many were cached.
+Every scorer argument is plain JSON, so `inspect score` rebuilds this scorer from the log.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
+from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info, registry_lookup
 from inspect_ai.scorer import (
     Metric,
+    SampleScore,
     Score,
     Scorer,
     ScoreReducer,
@@ -29,6 +40,8 @@ from inspect_ai.util import store_as
 from commerce_evals.agent import RunRecord
 from commerce_evals.cases import Case
 from commerce_evals.graders import Grade, ToolRoles, grade
+from commerce_evals.judging import STATUSES, CaseJudgement, JudgeSettings, judge_case
+from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
 
 PARTS = ("outcome", "path", "calls", "rubric")
 NAN = float("nan")
@@ -45,10 +58,28 @@ def by_difficulty() -> Metric:
     return grouped(accuracy(), "difficulty", all=False, name_template="{group_name}")
 
 
+@metric
+def verdicts() -> Metric:
+    """Judge verdicts by status, judge calls made, and how many of them the cache answered."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        counts: Counter[str] = Counter()
+        for sample_score in scores:
+            judge = (sample_score.score.metadata or {}).get("judge") or {}
+            for verdict in judge.get("verdicts", []):
+                counts[verdict["status"]] += 1
+                counts["calls"] += bool(verdict.get("called"))
+                counts["cached"] += bool(verdict.get("cached"))
+        return {key: float(counts[key]) for key in (*STATUSES, "calls", "cached")}
+
+    return compute
+
+
 def part_metrics() -> dict[str, list[Metric]]:
     return {
         "passed": [accuracy(), stderr(), by_priority(), by_difficulty()],
         **{part: [accuracy()] for part in PARTS},
+        "judged": [accuracy(), verdicts()],
     }
 
 
@@ -65,7 +96,7 @@ def pass_hat_k() -> ScoreReducer:
 def explain(grades: list[Grade], notes: list[str]) -> str:
     failed = [g for g in grades if not g.passed]
     lines = [f"FAIL {g.part}/{g.key}: {g.reason}" for g in failed]
-    if not failed:
+    if grades and not failed:
         lines.append(f"all {len(grades)} code-graded keys passed")
     lines.extend(notes)
     return "\n".join(lines)
@@ -80,12 +111,75 @@ def part_values(grades: list[Grade]) -> dict[str, float]:
 
 
 def overall(values: dict[str, float]) -> float:
-    graded = [v for v in values.values() if not math.isnan(v)]
+    graded = [values[p] for p in PARTS if p in values and not math.isnan(values[p])]
     return float(all(v == 1.0 for v in graded)) if graded else NAN
 
 
+def role_args(roles: ToolRoles) -> dict[str, Any]:
+    """A domain's tool roles as the plain arguments commerce_case takes."""
+    return {
+        "turn_ending": sorted(roles.turn_ending),
+        "writes": sorted(roles.writes),
+        "skill_tool": roles.skill_tool,
+        "skill_arg": roles.skill_arg,
+    }
+
+
+def reference_reply(case: Case) -> str | None:
+    """The known-good reply of the graded turn (what the scripted judge compares with)."""
+    return case.reference[-1].reply if case.reference else None
+
+
+def rubric_notes(judgement: CaseJudgement | None, values: dict[str, float]) -> list[str]:
+    if judgement is None:
+        return []
+    notes = judgement.notes()
+    reason = judgement.reason()
+    if reason == "judge_failed":
+        notes.append(
+            "rubric: unscored (judge_failed): the judge gave no verdict; agent parts stand"
+        )
+    elif reason == "unknown":
+        notes.append("rubric: unscored (unknown): a person must look; never counted as a pass")
+    elif reason == "not_judged":
+        notes.append("rubric: not judged")
+    elif values["rubric"] == 1.0:
+        notes.append(f"rubric: every dimension passed ({len(judgement.verdicts)})")
+    return notes
+
+
 @scorer(metrics=part_metrics())
-def commerce_case(roles: ToolRoles) -> Scorer:
+def commerce_case(
+    turn_ending: list[str] | None = None,
+    writes: list[str] | None = None,
+    skill_tool: str = "load_skill",
+    skill_arg: str = "name",
+    judge_context: str = "",
+    judge_max_chars: int = DEFAULT_MAX_CHARS,
+    judge_structured: bool = True,
+    judge_timeout: float = DEFAULT_TIMEOUT,
+) -> Scorer:
+    """Code graders for outcome, path and calls; the grader-role judge for the rubric.
+
+    Args:
+        turn_ending: tools that end the agent's turn (left out of max_tool_calls).
+        writes: tools that write (checked by writes_need_confirmation).
+        skill_tool: the tool that loads a skill, and skill_arg its name argument.
+        judge_context: reference text for dimensions that need it (the domain's policy).
+        judge_max_chars: the judge's transcript budget; longer runs are cut from the start.
+        judge_structured: ask the judge for JSON (structured output); text is parsed either way.
+        judge_timeout: seconds a judge call may take before it counts as a judge failure.
+    """
+    roles = ToolRoles(
+        turn_ending=frozenset(turn_ending or []),
+        writes=frozenset(writes or []),
+        skill_tool=skill_tool,
+        skill_arg=skill_arg,
+    )
+    settings = JudgeSettings(
+        max_chars=judge_max_chars, structured=judge_structured, timeout=judge_timeout
+    )
+
     async def score(state: TaskState, target: Target) -> Score:
         case = Case.model_validate(state.metadata["case"])
         if case.skip:
@@ -95,16 +189,19 @@ def commerce_case(roles: ToolRoles) -> Scorer:
             return Score.unscored(reason="no_run", explanation="the solver recorded no run")
         grades = grade(case.expected, run, roles)
         values = part_values(grades)
-        notes: list[str] = []
-        values["rubric"] = NAN
-        if case.expected.rubric or case.expected.dimensions:
-            notes.append("rubric: not judged (no judge configured)")
+        judgement = await judge_case(
+            case.expected, run, judge_context, settings, reference_reply(case)
+        )
+        values["rubric"] = judgement.value if judgement else NAN
+        values["judged"] = judgement.judged if judgement else NAN
         values["passed"] = overall(values)
         failed = [g.key for g in grades if not g.passed]
+        if judgement:
+            failed.extend(judgement.failed_keys())
         return Score(
             value=values,
             answer=run.graded.reply()[:500],
-            explanation=explain(grades, notes),
+            explanation=explain(grades, rubric_notes(judgement, values)),
             metadata={
                 "failed_keys": failed,
                 "grades": [
@@ -112,7 +209,31 @@ def commerce_case(roles: ToolRoles) -> Scorer:
                     for g in grades
                 ],
                 "counterexample": state.metadata.get("counterexample"),
+                "judge": judgement.metadata() if judgement else None,
             },
         )
 
     return score
+
+
+def alias_for_rescoring(factory: Callable[..., Scorer]) -> None:
+    """Let `inspect score LOG` find a scorer of this package.
+
+    Inspect 0.3.285 records a package's scorer in the log by its unqualified name
+    ("commerce_case") but registers it under the qualified one ("commerce_evals/commerce_case"),
+    so re-scoring a log fails with "couldn't be loaded". An alias under the recorded name, which
+    builds the real scorer from the arguments the log recorded, closes the gap. Call it once after
+    defining a @scorer; drop it when Inspect looks scorers up the way it records them.
+    """
+    qualified = registry_info(factory).name
+    short = qualified.split("/")[-1]
+    if qualified == short or registry_lookup("scorer", short) is not None:
+        return
+
+    def alias(**kwargs: Any) -> Scorer:
+        return factory(**kwargs)
+
+    registry_add(alias, RegistryInfo(type="scorer", name=short))
+
+
+alias_for_rescoring(commerce_case)

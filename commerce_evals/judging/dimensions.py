@@ -1,0 +1,170 @@
+"""Judge dimensions: the shared ones (a prompt file each in commerce_evals/judges/) and a case's rubric.
+
+A dimension file is markdown with a YAML front matter block:
+
+    ---
+    name: budget_respected          # must equal the file name (without .md)
+    title: Budget respected
+    needs_context: false            # true: needs the World's judge context (a policy, say)
+    ---
+    ## Criterion ... ## Pass ... ## Fail ... ## Examples (one of them borderline)
+
+The body is what the judge reads as its criterion. Files whose name starts with `_` are templates,
+not dimensions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from commerce_evals.cases import Expected
+
+JUDGES_DIR = Path(__file__).resolve().parent.parent / "judges"
+RUBRIC = "rubric"
+NAME = r"^[a-z][a-z0-9_]*$"
+REQUIRED_SECTIONS = ("criterion", "pass", "fail", "examples")
+_FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n(.*)\Z", re.DOTALL)
+_HEADING = re.compile(r"^##\s+(.+?)\s*$", re.MULTILINE)
+
+
+class DimensionFileError(ValueError):
+    """A dimension file that does not load, naming the file and what is wrong."""
+
+
+class DimensionMeta(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=NAME)
+    title: str = Field(min_length=1)
+    needs_context: bool = False
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One thing a judge decides. `criterion` is the text the judge reads; `source` says where from."""
+
+    name: str
+    title: str
+    criterion: str
+    needs_context: bool
+    source: str
+
+
+def parse_dimension_file(path: Path) -> Dimension:
+    text = path.read_text(encoding="utf-8")
+    match = _FRONT_MATTER.match(text)
+    if not match:
+        raise DimensionFileError(f"{path}: needs a front matter block between '---' lines")
+    try:
+        meta = DimensionMeta.model_validate(yaml.safe_load(match.group(1)) or {})
+    except yaml.YAMLError as err:
+        raise DimensionFileError(f"{path}: front matter is not valid YAML: {err}") from err
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(front matter)"
+        raise DimensionFileError(f"{path}: front matter: {where}: {first['msg']}") from err
+    if meta.name != path.stem:
+        raise DimensionFileError(f"{path}: name {meta.name!r} differs from the file name")
+    body = match.group(2).strip()
+    headings = [h.casefold() for h in _HEADING.findall(body)]
+    missing = [s for s in REQUIRED_SECTIONS if not any(h.startswith(s) for h in headings)]
+    if missing:
+        raise DimensionFileError(f"{path}: missing sections {missing} (as '## <Section>' headings)")
+    examples = body[body.casefold().index("## examples") :]
+    if "borderline" not in examples.casefold():
+        raise DimensionFileError(f"{path}: the examples need at least one marked borderline")
+    return Dimension(
+        name=meta.name,
+        title=meta.title,
+        criterion=body,
+        needs_context=meta.needs_context,
+        source=str(path.relative_to(JUDGES_DIR.parent.parent))
+        if path.is_relative_to(JUDGES_DIR.parent.parent)
+        else str(path),
+    )
+
+
+@lru_cache(maxsize=1)
+def shared_dimensions() -> dict[str, Dimension]:
+    """Every shared dimension in the package, by name. Raises on the first bad file."""
+    return {
+        path.stem: parse_dimension_file(path)
+        for path in sorted(JUDGES_DIR.glob("*.md"))
+        if not path.stem.startswith("_")
+    }
+
+
+def rubric_wrapper() -> str:
+    return (JUDGES_DIR / "_rubric.md").read_text(encoding="utf-8")
+
+
+def rubric_dimension(rubric: str) -> Dimension:
+    """A case's own rubric as a dimension named `rubric` (the wrapper tells the judge how to read it)."""
+    criterion = rubric_wrapper().replace("{{rubric}}", rubric.strip()).strip()
+    return Dimension(
+        name=RUBRIC,
+        title="The case's rubric",
+        criterion=criterion,
+        needs_context=False,
+        source="case",
+    )
+
+
+def dimensions_for(expected: Expected) -> tuple[list[Dimension], list[str]]:
+    """The dimensions a case asks for, in order (rubric first), and the names that do not exist."""
+    found: list[Dimension] = []
+    unknown: list[str] = []
+    if expected.rubric:
+        found.append(rubric_dimension(expected.rubric))
+    shared = shared_dimensions()
+    for name in expected.dimensions:
+        if name in shared:
+            found.append(shared[name])
+        else:
+            unknown.append(name)
+    return found, unknown
+
+
+_PASS = re.compile(r"\bPASS\b")
+_FAIL = re.compile(r"\bFAIL\b")
+
+
+def check_expected(expected: Expected, judge_context: str | None = None) -> list[str]:
+    """Problems with a case's judged keys, one line each, for load-time validation.
+
+    With `judge_context` given (the World's), a dimension that needs context is refused when the
+    domain supplies none: it could never be judged.
+    """
+    problems: list[str] = []
+    rubric = expected.rubric
+    if rubric is not None and not (_PASS.search(rubric) and _FAIL.search(rubric)):
+        problems.append(
+            "expected.rubric: needs one PASS condition and one FAIL condition "
+            "('PASS if <condition>. FAIL if <condition>.')"
+        )
+    shared = shared_dimensions()
+    seen: set[str] = set()
+    for name in expected.dimensions:
+        if name == RUBRIC:
+            problems.append(
+                "expected.dimensions: 'rubric' is the case's own rubric key, not a name"
+            )
+        elif name not in shared:
+            problems.append(
+                f"expected.dimensions: no judge named {name!r}; judges: {sorted(shared)}"
+            )
+        elif shared[name].needs_context and judge_context is not None and not judge_context.strip():
+            problems.append(
+                f"expected.dimensions: {name!r} needs the domain's judge context "
+                "(World.judge_context()), and this domain supplies none"
+            )
+        if name in seen:
+            problems.append(f"expected.dimensions: {name!r} is named twice")
+        seen.add(name)
+    return problems

@@ -1,0 +1,323 @@
+"""Judging one case: one call per dimension through the `grader` role, each call caught and recorded.
+
+Nothing here can fail a case's code parts: every fault of the judge (no role bound, a timeout, a
+refusal, an exception, a reply with no verdict) becomes a verdict record with a status and a reason.
+"""
+
+from __future__ import annotations
+
+import math
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import anyio
+from inspect_ai.event import ModelEvent
+from inspect_ai.log import transcript
+from inspect_ai.model import (
+    CachePolicy,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    ResponseSchema,
+    model_roles,
+)
+from inspect_ai.util import json_schema
+from pydantic import BaseModel
+
+from commerce_evals.cases import Expected
+from commerce_evals.events import Run
+from commerce_evals.judging.dimensions import RUBRIC, Dimension, dimensions_for
+from commerce_evals.judging.prompt import (
+    Fingerprint,
+    build_prompt,
+    default_template,
+    fingerprint,
+    sha,
+)
+from commerce_evals.judging.transcript import Cut, render
+from commerce_evals.judging.verdict import VerdictLabel, parse_verdict
+
+GRADER_ROLE = "grader"
+DEFAULT_MAX_CHARS = 24_000
+DEFAULT_TIMEOUT = 180.0
+
+Status = Literal["pass", "fail", "unknown", "judge_failed", "not_judged"]
+STATUSES: tuple[Status, ...] = ("pass", "fail", "unknown", "judge_failed", "not_judged")
+
+# The known-good reply of the case being judged. Only the scripted judge (commerce/judge) reads it,
+# the way commerce/reference reads CURRENT_SCRIPT; a real judge never sees it.
+REFERENCE_REPLY: ContextVar[str | None] = ContextVar("commerce_reference_reply", default=None)
+
+
+class JudgeReply(BaseModel):
+    """The structured answer asked of the judge: the critique comes first so it reasons first."""
+
+    critique: str
+    verdict: Literal["Pass", "Fail", "Unknown"]
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    max_chars: int = DEFAULT_MAX_CHARS
+    structured: bool = True
+    timeout: float = DEFAULT_TIMEOUT
+    template: str | None = None  # None: commerce_evals/judges/_template.md
+
+    def generate_config(self) -> GenerateConfig:
+        return GenerateConfig(
+            temperature=0.0,
+            response_schema=ResponseSchema(
+                name="judge_verdict",
+                json_schema=json_schema(JudgeReply),
+                description="A critique, then a verdict of Pass, Fail or Unknown.",
+            )
+            if self.structured
+            else None,
+        )
+
+
+# Verdicts are a function of prompt, model and config: keep them until something changes, in
+# every epoch alike (a re-score has no epoch in its context, so per-epoch keys would never hit).
+VERDICT_CACHE = CachePolicy(expiry=None, per_epoch=False)
+
+
+@dataclass(frozen=True)
+class DimensionVerdict:
+    dimension: str
+    status: Status
+    verdict: VerdictLabel | None = None
+    critique: str = ""
+    reason: str = ""
+    fingerprint: Fingerprint | None = None
+    called: bool = False
+    cached: bool = False
+    reply: str = ""
+
+    def as_metadata(self) -> dict[str, Any]:
+        return {
+            "dimension": self.dimension,
+            "status": self.status,
+            "verdict": self.verdict,
+            "critique": self.critique,
+            "reason": self.reason,
+            "called": self.called,
+            "cached": self.cached,
+            **(self.fingerprint.as_metadata() if self.fingerprint else {"fingerprint": None}),
+            **({"reply": self.reply[:2000]} if self.status == "judge_failed" else {}),
+        }
+
+
+@dataclass(frozen=True)
+class CaseJudgement:
+    verdicts: list[DimensionVerdict]
+    transcript_sha: str
+    cut: Cut | None = None
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def value(self) -> float:
+        """1.0 when every dimension passed, 0.0 when any failed, NaN when not settled by the judge."""
+        statuses = [v.status for v in self.verdicts]
+        if "fail" in statuses:
+            return 0.0
+        if statuses and all(s == "pass" for s in statuses):
+            return 1.0
+        return math.nan
+
+    @property
+    def judged(self) -> float:
+        """1.0 when the judge settled every dimension (Pass or Fail), else 0.0."""
+        return float(
+            bool(self.verdicts) and all(v.status in ("pass", "fail") for v in self.verdicts)
+        )
+
+    def reason(self) -> str | None:
+        """Why the rubric part is NaN, if it is: the first unsettled status, in order of gravity."""
+        if not math.isnan(self.value):
+            return None
+        statuses = {v.status for v in self.verdicts}
+        for status in ("judge_failed", "not_judged", "unknown"):
+            if status in statuses:
+                return status
+        return "not_judged"
+
+    def failed_keys(self) -> list[str]:
+        """The case keys a Fail verdict breaks: `rubric` for its own, `dimensions` for shared ones."""
+        keys = {
+            RUBRIC if v.dimension == RUBRIC else "dimensions"
+            for v in self.verdicts
+            if v.status == "fail"
+        }
+        return [k for k in (RUBRIC, "dimensions") if k in keys]
+
+    def metadata(self) -> dict[str, Any]:
+        return {
+            "verdicts": [v.as_metadata() for v in self.verdicts],
+            "rubric_reason": self.reason(),
+            "transcript_sha": self.transcript_sha,
+            "cut": self.cut.as_metadata() if self.cut else None,
+        }
+
+    def notes(self) -> list[str]:
+        lines: list[str] = []
+        for v in self.verdicts:
+            where = f"rubric/{v.dimension}"
+            if v.status == "fail":
+                lines.append(f"FAIL {where}: {_short(v.critique)}")
+            elif v.status == "pass":
+                lines.append(f"pass {where}{' (cached)' if v.cached else ''}")
+            elif v.status == "unknown":
+                lines.append(f"UNKNOWN {where}: needs a person, not a pass: {_short(v.critique)}")
+            elif v.status == "judge_failed":
+                lines.append(f"JUDGE FAILED {where} (not an agent failure): {v.reason}")
+            else:
+                lines.append(f"not judged {where}: {v.reason}")
+        if self.cut and self.cut.happened:
+            c = self.cut
+            lines.append(
+                f"judge transcript cut: {c.turns_dropped} turn(s), {c.events_dropped} event(s), "
+                f"{c.values_clipped} value(s) clipped; {c.chars_dropped} of {c.original_chars} chars"
+            )
+        lines.extend(self.problems)
+        return lines
+
+
+def _short(text: str, limit: int = 240) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def bound_grader() -> Model | None:
+    """The model bound to the grader role, or None. Never the model under test by fallback
+    (get_model(role=...) would silently return it)."""
+    bound = model_roles().get(GRADER_ROLE)
+    if isinstance(bound, list):
+        return bound[0] if bound else None
+    return bound
+
+
+def _not_judged(dimensions: list[Dimension], reason: str) -> list[DimensionVerdict]:
+    return [DimensionVerdict(d.name, "not_judged", reason=reason) for d in dimensions]
+
+
+def _was_cache_read(prompt: str) -> bool:
+    """Whether the model call just made for `prompt` was served from Inspect's cache.
+
+    ModelOutput carries no cache flag; the ModelEvent Inspect records for the call does.
+    """
+    for event in reversed(transcript().history.events_since_last(ModelEvent)):
+        if isinstance(event, ModelEvent) and event.input and event.input[-1].text == prompt:
+            return event.cache == "read"
+    return False
+
+
+async def judge_dimension(
+    model: Model,
+    dimension: Dimension,
+    prompt: str,
+    print_: Fingerprint,
+    settings: JudgeSettings,
+) -> DimensionVerdict:
+    try:
+        with anyio.fail_after(settings.timeout):
+            output = await model.generate(
+                [ChatMessageUser(content=prompt)],
+                config=settings.generate_config(),
+                cache=VERDICT_CACHE,
+            )
+    except TimeoutError:
+        return DimensionVerdict(
+            dimension.name,
+            "judge_failed",
+            reason=f"timeout: no reply within {settings.timeout:g}s",
+            fingerprint=print_,
+            called=True,
+        )
+    except Exception as err:  # any fault of the grader model is the judge's, never the agent's
+        return DimensionVerdict(
+            dimension.name,
+            "judge_failed",
+            reason=f"error: {type(err).__name__}: {_short(str(err), 400)}",
+            fingerprint=print_,
+            called=True,
+        )
+    cached = _was_cache_read(prompt)
+    reply = output.completion or ""
+    if output.stop_reason == "content_filter":
+        return DimensionVerdict(
+            dimension.name,
+            "judge_failed",
+            reason="refusal: the judge model declined to answer",
+            fingerprint=print_,
+            called=True,
+            cached=cached,
+            reply=reply,
+        )
+    parsed = parse_verdict(reply)
+    if parsed is None:
+        return DimensionVerdict(
+            dimension.name,
+            "judge_failed",
+            reason="no verdict in the judge's reply" if reply.strip() else "empty reply",
+            fingerprint=print_,
+            called=True,
+            cached=cached,
+            reply=reply,
+        )
+    return DimensionVerdict(
+        dimension.name,
+        parsed.verdict.lower(),  # type: ignore[arg-type]
+        verdict=parsed.verdict,
+        critique=parsed.critique,
+        fingerprint=print_,
+        called=True,
+        cached=cached,
+    )
+
+
+async def judge_case(
+    expected: Expected,
+    run: Run,
+    context: str = "",
+    settings: JudgeSettings | None = None,
+    reference_reply: str | None = None,
+) -> CaseJudgement | None:
+    """Every judged dimension of a case, or None when the case asserts none."""
+    if not (expected.rubric or expected.dimensions):
+        return None
+    settings = settings or JudgeSettings()
+    dimensions, unknown = dimensions_for(expected)
+    verdicts = [
+        DimensionVerdict(name, "not_judged", reason="unknown_dimension: no judge file")
+        for name in unknown
+    ]
+    transcript_sha = sha(run.model_dump(mode="json"))
+    model = bound_grader()
+    if model is None:
+        verdicts += _not_judged(
+            dimensions, "no_grader_role: bind one with --model-role grader=<model>"
+        )
+        return CaseJudgement(verdicts, transcript_sha)
+    quoted = render(run, settings.max_chars)
+    template = settings.template if settings.template is not None else default_template()
+    config = settings.generate_config().model_dump(exclude_none=True, mode="json")
+    token = REFERENCE_REPLY.set(reference_reply)
+    try:
+        # One dimension at a time: each call's cache flag is read from the event it just logged.
+        for dimension in dimensions:
+            if dimension.needs_context and not context.strip():
+                verdicts.append(
+                    DimensionVerdict(
+                        dimension.name,
+                        "not_judged",
+                        reason="no_judge_context: this domain supplies no reference text",
+                    )
+                )
+                continue
+            prompt = build_prompt(dimension, quoted, context, template)
+            print_ = fingerprint(str(model), dimension, template, config, context)
+            verdicts.append(await judge_dimension(model, dimension, prompt, print_, settings))
+    finally:
+        REFERENCE_REPLY.reset(token)
+    return CaseJudgement(verdicts, transcript_sha, cut=quoted.cut)

@@ -1,0 +1,222 @@
+"""A Run as quoted material for a judge: one event a line, every value a JSON literal.
+
+Why this shape: a value is always JSON-encoded on the line of its event, so text in the run (a user
+message, a review, a tool result) can never start a line of its own, and `<` and `>` inside values
+are written as \\u003c and \\u003e, so no value can close the block the prompt puts the transcript in.
+Lines look like:
+
+    [turn 1] user: "Add the trail shoe"
+    [turn 1] tool_call add_to_cart {"product_id": "P-1"}
+    [turn 1] tool_result add_to_cart ok {"status": "ok", ...}
+    [turn 2 graded] agent: "Added it."
+
+When the text is over budget, whole turns are cut from the start; if the graded (last) turn alone
+is still over, its tool and UI lines go first (oldest first), and as a last resort its longest
+values are clipped from their start. The graded turn's user message and replies stay whole unless
+one of them is larger than the budget by itself.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from commerce_evals.events import (
+    CartUpdateEvent,
+    ChangeUpdateEvent,
+    Event,
+    ReplyEvent,
+    Run,
+    ToolCallEvent,
+    ToolResultEvent,
+    Turn,
+    TurnEndEvent,
+    UiEvent,
+)
+
+# JSON already escapes control characters; these are the rest that could end a line or a block.
+_ESCAPES = {
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "\x85": "\\u0085",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
+_ESCAPE_TABLE = str.maketrans(_ESCAPES)
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+def quote(value: Any) -> str:
+    """A JSON literal on one line that cannot contain a tag or a line break."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return text.translate(_ESCAPE_TABLE)
+
+
+def name(value: str) -> str:
+    """A tool or component name as is when it is a plain identifier, else quoted (the model chose it)."""
+    return value if _PLAIN_NAME.fullmatch(value) else quote(value)
+
+
+def unquote(literal: str) -> Any:
+    """The inverse of quote() (JSON reads the \\u escapes back)."""
+    return json.loads(literal)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One event: a fixed prefix (turn label, kind, tool) and one quoted value."""
+
+    turn: int
+    prefix: str
+    value: Any
+    essential: bool  # a user message or a reply: kept when a graded turn must shrink
+
+    @property
+    def text(self) -> str:
+        return self.prefix + quote(self.value)
+
+
+@dataclass(frozen=True)
+class Cut:
+    """What was left out to fit the budget. All counts are zero when nothing was cut."""
+
+    budget: int
+    original_chars: int
+    kept_chars: int
+    turns_dropped: int = 0
+    events_dropped: int = 0
+    values_clipped: int = 0
+
+    @property
+    def chars_dropped(self) -> int:
+        return self.original_chars - self.kept_chars
+
+    @property
+    def happened(self) -> bool:
+        return bool(self.turns_dropped or self.events_dropped or self.values_clipped)
+
+    def as_metadata(self) -> dict[str, int]:
+        return {
+            "budget": self.budget,
+            "original_chars": self.original_chars,
+            "kept_chars": self.kept_chars,
+            "chars_dropped": self.chars_dropped,
+            "turns_dropped": self.turns_dropped,
+            "events_dropped": self.events_dropped,
+            "values_clipped": self.values_clipped,
+        }
+
+    def note(self) -> str:
+        """What the judge is told about the cut (empty when nothing was cut)."""
+        if not self.happened:
+            return ""
+        parts = []
+        if self.turns_dropped:
+            parts.append(f"the first {self.turns_dropped} turn(s) were left out")
+        if self.events_dropped:
+            parts.append(
+                f"{self.events_dropped} tool or UI event(s) of the graded turn were left out"
+            )
+        if self.values_clipped:
+            parts.append(
+                f"{self.values_clipped} long value(s) were shortened from their start (marked [cut])"
+            )
+        return (
+            f"The transcript was cut to fit: {'; '.join(parts)} "
+            f"({self.chars_dropped} of {self.original_chars} characters). "
+            "Judge what is shown; if the criterion depends on what was cut, answer Unknown."
+        )
+
+
+@dataclass(frozen=True)
+class QuotedTranscript:
+    text: str
+    cut: Cut
+    graded_turn: int
+    lines: list[Line] = field(default_factory=list, compare=False)
+
+
+def _event_line(event: Event) -> tuple[str, Any, bool]:
+    if isinstance(event, ReplyEvent):
+        return "agent: ", event.text, True
+    if isinstance(event, ToolCallEvent):
+        return f"tool_call {name(event.tool)} ", event.args, False
+    if isinstance(event, ToolResultEvent):
+        status = event.status if event.reason is None else f"{event.status} ({event.reason})"
+        return f"tool_result {name(event.tool)} {quote(status)} ", event.data, False
+    if isinstance(event, UiEvent):
+        return f"ui {name(event.component)} ", event.payload, False
+    if isinstance(event, CartUpdateEvent):
+        return "cart_update ", event.cart, False
+    if isinstance(event, ChangeUpdateEvent):
+        return "change_update ", event.changes, False
+    if isinstance(event, TurnEndEvent):
+        return "turn_end ", event.reason, False
+    return "event ", event.model_dump(mode="json"), False
+
+
+def _turn_lines(index: int, turn: Turn, graded: bool) -> list[Line]:
+    label = f"[turn {index + 1}{' graded' if graded else ''}] "
+    lines = [Line(index, f"{label}user: ", turn.user, True)]
+    for event in turn.events:
+        prefix, value, essential = _event_line(event)
+        lines.append(Line(index, label + prefix, value, essential))
+    return lines
+
+
+def _size(lines: list[Line]) -> int:
+    return sum(len(line.text) + 1 for line in lines)
+
+
+CUT_MARK = "[cut {n} chars] "
+
+
+def _clip(line: Line, excess: int) -> Line:
+    """The line with its value shortened from the start by at least `excess` characters."""
+    raw = line.value if isinstance(line.value, str) else json.dumps(line.value, ensure_ascii=False)
+    keep = max(0, len(raw) - excess - len(CUT_MARK) - 8)
+    clipped = CUT_MARK.format(n=len(raw) - keep) + raw[len(raw) - keep :]
+    return Line(line.turn, line.prefix, clipped, line.essential)
+
+
+def render(run: Run, budget: int) -> QuotedTranscript:
+    """The run as quoted lines within `budget` characters (cut from the start, graded turn kept)."""
+    last = len(run.turns) - 1
+    lines = [
+        line for i, turn in enumerate(run.turns) for line in _turn_lines(i, turn, graded=i == last)
+    ]
+    original = _size(lines)
+    turns_dropped = events_dropped = values_clipped = 0
+    # 1. whole earlier turns, oldest first
+    while _size(lines) > budget and lines and lines[0].turn != last:
+        first_turn = lines[0].turn
+        lines = [line for line in lines if line.turn != first_turn]
+        turns_dropped += 1
+    # 2. the graded turn's tool and UI lines, oldest first
+    while _size(lines) > budget:
+        index = next((i for i, line in enumerate(lines) if not line.essential), None)
+        if index is None:
+            break
+        del lines[index]
+        events_dropped += 1
+    # 3. the longest remaining values, from their start
+    while _size(lines) > budget and lines:
+        index = max(range(len(lines)), key=lambda i: len(lines[i].text))
+        before = _size(lines)
+        clipped = _clip(lines[index], before - budget)
+        if len(clipped.text) >= len(lines[index].text):
+            break  # nothing left to clip: the prefixes alone are over budget
+        lines[index] = clipped
+        values_clipped += 1
+    text = "\n".join(line.text for line in lines)
+    cut = Cut(
+        budget=budget,
+        original_chars=original,
+        kept_chars=_size(lines),
+        turns_dropped=turns_dropped,
+        events_dropped=events_dropped,
+        values_clipped=values_clipped,
+    )
+    return QuotedTranscript(text=text, cut=cut, graded_turn=last + 1, lines=lines)
