@@ -6,6 +6,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable
+from itertools import combinations
 
 from commerce_evals.domains.shop.models import Product
 
@@ -74,26 +75,41 @@ def _product_text(product: Product) -> Iterable[str]:
 
 
 class SearchIndex:
+    """Token -> product ids, built once; a query touches only the postings of its own words."""
+
+    MAX_WORDS = 8
+
     def __init__(self, products: Iterable[Product]):
-        self._postings: dict[str, set[str]] = defaultdict(set)
-        count = 0
+        postings: dict[str, set[str]] = defaultdict(set)
+        self._rating: dict[str, float] = {}
         for product in products:
-            count += 1
+            self._rating[product.id] = product.rating
             for text in _product_text(product):
                 for token in tokens(text):
-                    self._postings[token].add(product.id)
+                    postings[token].add(product.id)
+        self._postings = {token: frozenset(ids) for token, ids in postings.items()}
+        count = len(self._rating)
         self._idf = {t: math.log(1 + count / len(ids)) for t, ids in self._postings.items()}
 
-    def search(self, query: str) -> list[tuple[str, float]]:
-        """(product id, relevance) for products matching at least half the query's words."""
-        words = list(dict.fromkeys(tokens(query)))
+    def search(self, query: str) -> list[str]:
+        """Ids of products matching at least half the query's words, best first.
+
+        Relevance is the summed rarity (idf) of the matched words; ties go to the better rated.
+        """
+        words = [w for w in dict.fromkeys(tokens(query)) if w in self._postings][: self.MAX_WORDS]
+        wanted = len(dict.fromkeys(tokens(query)))
         if not words:
             return []
-        scores: dict[str, float] = defaultdict(float)
-        hits: dict[str, int] = defaultdict(int)
-        for word in words:
-            for product_id in self._postings.get(word, ()):
-                scores[product_id] += self._idf[word]
-                hits[product_id] += 1
-        needed = math.ceil(len(words) / 2)
-        return [(pid, score) for pid, score in scores.items() if hits[pid] >= needed]
+        needed = math.ceil(min(wanted, self.MAX_WORDS) / 2)
+        if needed > len(words):
+            return []
+        # candidates by set algebra (C speed), scores only for them
+        candidates: set[str] = set()
+        for group in combinations(words, needed):
+            candidates |= frozenset.intersection(*(self._postings[w] for w in group))
+        scored = [
+            (-sum(self._idf[w] for w in words if pid in self._postings[w]), -self._rating[pid], pid)
+            for pid in candidates
+        ]
+        scored.sort()
+        return [pid for _, _, pid in scored]

@@ -139,8 +139,8 @@ class ShopSession(Session):
         limit: int = 8,
     ) -> dict[str, Any]:
         limit = max(1, min(int(limit), MAX_RESULTS))
-        ranked = []
-        for product_id, score in self.world.index.search(query):
+        found = []
+        for product_id in self.world.index.search(query):
             product = self.world.products[product_id]
             if max_price is not None and product.price > max_price:
                 continue
@@ -150,9 +150,9 @@ class ShopSession(Session):
                 continue
             if in_stock_only and product.stock == 0:
                 continue
-            ranked.append((-score, -product.rating, product_id))
-        ranked.sort()
-        found = [self.world.products[pid].summary() for _, _, pid in ranked[:limit]]
+            found.append(product.summary())
+            if len(found) == limit:
+                break
         for row in found:
             self._see(row["product_id"])
         return {"query": query, "count": len(found), "results": found}
