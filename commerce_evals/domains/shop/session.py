@@ -217,10 +217,19 @@ class ShopSession(Session):
     def tool_list_orders(self) -> dict[str, Any]:
         return {
             "orders": [
-                {"order_id": o.order_id, "status": o.status, "placed_on": str(o.placed_on)}
+                {
+                    "order_id": o.order_id,
+                    "status": o.status,
+                    "placed_on": str(o.placed_on),
+                    "items": [self._item_name(i.product_id) for i in o.items],
+                }
                 for o in self.world.orders.values()
             ]
         }
+
+    def _item_name(self, product_id: str) -> str:
+        product = self.world.products.get(product_id)
+        return product.name if product else product_id
 
     def tool_get_order_status(self, order_id: str) -> dict[str, Any]:
         order = self.world.orders.get(order_id)

@@ -77,7 +77,7 @@ SHOPPER_TOOLS: list[ToolSpec] = [
     ),
     ToolSpec(
         "list_orders",
-        "The customer's recent orders with their status.",
+        "The customer's recent orders: id, status, date placed and the names of the items.",
         params(),
     ),
     ToolSpec(
