@@ -39,10 +39,15 @@ class CartLine(Strict):
 
 
 class Before(Strict):
-    """Some call in `first` must come before every call of `then` (in the same run)."""
+    """Some call in `first` must come before every call of `then` (in the same run).
+
+    With `first_ok`, only a `first` call whose result had status ok counts: a verification that
+    found no match is not a verification.
+    """
 
     first: list[str]
     then: str
+    first_ok: bool = False
 
     @field_validator("first", mode="before")
     @classmethod
@@ -56,11 +61,20 @@ class StateExpect(Strict):
     rows: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     no_rows: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     counts: dict[str, int] = Field(default_factory=dict)
+    # rows of the end snapshot that are not in the start one (added or changed), per table:
+    # "one new refund" whatever refunds the fixtures already hold
+    new_rows: dict[str, int] = Field(default_factory=dict)
     unchanged: list[str] = Field(default_factory=list)
     no_writes: Literal[True] | None = None
 
     def tables(self) -> set[str]:
-        return set(self.rows) | set(self.no_rows) | set(self.counts) | set(self.unchanged)
+        return (
+            set(self.rows)
+            | set(self.no_rows)
+            | set(self.counts)
+            | set(self.new_rows)
+            | set(self.unchanged)
+        )
 
 
 class Expected(Strict):

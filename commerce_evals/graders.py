@@ -106,10 +106,16 @@ def first_tool_not(pattern: ToolPattern, ctx: GradeContext) -> tuple[bool, str]:
 
 def before(rules: list[Before], ctx: GradeContext) -> tuple[bool, str]:
     calls = ctx.run.all_calls()
+    status = {r.call_id: r.status for t in ctx.run.turns for r in t.results()}
     for rule in rules:
         for index, call in enumerate(calls):
-            if call.tool == rule.then and not any(c.tool in rule.first for c in calls[:index]):
+            if call.tool != rule.then:
+                continue
+            earlier = [c for c in calls[:index] if c.tool in rule.first]
+            if not earlier:
                 return False, f"{rule.then} was called before any of {rule.first}"
+            if rule.first_ok and not any(status.get(c.call_id) == "ok" for c in earlier):
+                return False, f"{rule.then} was called before any of {rule.first} succeeded"
     return True, "every ordering rule held"
 
 
@@ -294,6 +300,12 @@ def state(expect: StateExpect, ctx: GradeContext) -> tuple[bool, str]:
         found = len(end.get(table, []))
         if found != count:
             problems.append(f"{table}: expected {count} rows, found {found}")
+    for table, count in expect.new_rows.items():
+        new = [row for row in end.get(table, []) if row not in start.get(table, [])]
+        if len(new) != count:
+            problems.append(
+                f"{table}: expected {count} new or changed rows, found {len(new)}: {new[:3]}"
+            )
     for table, wanted_rows in expect.rows.items():
         for wanted in wanted_rows:
             if not any_row_matches(wanted, end.get(table, [])):

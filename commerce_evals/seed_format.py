@@ -3,9 +3,15 @@
 A team with tasks in that format can drop the files into datasets/ beside case-shape files:
 
     graders:
-      - type: state_check     expect: {no_writes, unchanged, <table>: [rows], <table>_count: n}
+      - type: state_check     expect: {no_writes, unchanged, <table>: [rows], <table>_count: n,
+                                       <table>_added: n}
       - type: tool_calls      forbidden, required, before, max_calls, writes_need_confirmation
       - type: transcript      must_include / must_not_include (regular expressions on the reply)
+
+`<table>_count` is the table's row count at the end, as in the seed; `<table>_added` (ours) counts
+only rows that are new or changed since the start, for fixtures that already hold rows. Several
+graders of one type add up. `must_include` reads the graded (last) turn's reply, like every
+positive key; `must_not_include` reads every turn.
 
 Keys of the case shape (priority, difficulty, state, niche, notes, counterexamples) may sit beside them.
 """
@@ -73,19 +79,27 @@ def is_seed_task(entry: dict[str, Any]) -> bool:
     return bool(SEED_ONLY_KEYS & set(entry))
 
 
-def _state_expect(expect: dict[str, Any]) -> dict[str, Any]:
-    state: dict[str, Any] = {"rows": {}, "counts": {}}
+def _state_expect(expect: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """Add one state_check's `expect` block to the StateExpect dict built so far."""
     for key, value in expect.items():
         if key == "no_writes":
             if value:
                 state["no_writes"] = True
         elif key == "unchanged":
-            state["unchanged"] = value
+            state.setdefault("unchanged", []).extend([value] if isinstance(value, str) else value)
         elif key.endswith("_count"):
-            state["counts"][key[: -len("_count")]] = value
+            state.setdefault("counts", {})[key[: -len("_count")]] = value
+        elif key.endswith("_added"):
+            state.setdefault("new_rows", {})[key[: -len("_added")]] = value
         else:
-            state["rows"][key] = value
+            rows = value if isinstance(value, list) else [value]
+            state.setdefault("rows", {}).setdefault(key, []).extend(rows)
     return state
+
+
+def _extend(expected: dict[str, Any], key: str, values: list[Any]) -> None:
+    if values:
+        expected.setdefault(key, []).extend(values)
 
 
 def seed_task_to_case(entry: dict[str, Any]) -> dict[str, Any]:
@@ -94,25 +108,20 @@ def seed_task_to_case(entry: dict[str, Any]) -> dict[str, Any]:
     expected: dict[str, Any] = {}
     for grader in task.graders:
         if isinstance(grader, StateCheck):
-            expected["state"] = _state_expect(grader.expect)
+            expected["state"] = _state_expect(grader.expect, expected.get("state", {}))
         elif isinstance(grader, ToolCallsCheck):
-            if grader.forbidden:
-                expected["never_calls"] = grader.forbidden
-            if grader.required:
-                expected["calls_tool"] = grader.required
-            if grader.before:
-                expected["before"] = [b.model_dump() for b in grader.before]
+            _extend(expected, "never_calls", grader.forbidden)
+            _extend(expected, "calls_tool", grader.required)
+            _extend(expected, "before", [b.model_dump() for b in grader.before])
             if grader.max_calls:
-                expected["max_calls_per_tool"] = grader.max_calls
+                expected.setdefault("max_calls_per_tool", {}).update(grader.max_calls)
             if grader.max_total_calls is not None:
                 expected["max_tool_calls"] = grader.max_total_calls
             if grader.writes_need_confirmation:
                 expected["writes_need_confirmation"] = True
         else:
-            if grader.must_include:
-                expected["reply_matches"] = grader.must_include
-            if grader.must_not_include:
-                expected["reply_not_matches"] = grader.must_not_include
+            _extend(expected, "reply_matches", grader.must_include)
+            _extend(expected, "reply_not_matches", grader.must_not_include)
     if task.rubric:
         expected["rubric"] = task.rubric
     if task.dimensions:
