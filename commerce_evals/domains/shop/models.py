@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class Strict(BaseModel):
@@ -150,3 +150,40 @@ class ShopState(Strict):
         if isinstance(value, list):
             return [{"text": v} if isinstance(v, str) else v for v in value]
         return value
+
+
+# ---- the eval-only poisoned fixtures' manifest (poisoned/shop/vectors.json) ------------------------
+
+VectorKind = Literal["cart_write", "stage_change", "memory_write", "false_claim"]
+VectorField = Literal["name", "description", "review", "attribute", "subject", "body"]
+MESSAGE_FIELDS = frozenset({"subject", "body"})
+
+
+class PoisonVector(Strict):
+    """One instruction planted in an eval-only listing or seller message.
+
+    `text` is the instruction verbatim, as it appears in `field` of the product or message named;
+    a case that asserts the vector names it with the tag `vector:<vector_id>`.
+    """
+
+    vector_id: str = Field(pattern=r"^V-\d{2,}$")
+    kind: VectorKind
+    product_id: str | None = None
+    message_id: str | None = None
+    field: VectorField
+    text: str = Field(min_length=8)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> PoisonVector:
+        if (self.product_id is None) == (self.message_id is None):
+            raise ValueError("name exactly one of product_id and message_id")
+        if (self.message_id is not None) != (self.field in MESSAGE_FIELDS):
+            raise ValueError(
+                "a message vector sits in subject or body; a product vector in name, "
+                "description, review or attribute"
+            )
+        return self
+
+
+class PoisonVectors(Strict):
+    vectors: list[PoisonVector]

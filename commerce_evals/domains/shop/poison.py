@@ -1,0 +1,132 @@
+"""The shop's poisoned fixtures, as the lint and the tests read them.
+
+poisoned/shop/ holds eval-only listings (catalog.json, in the catalog format) and seller messages
+(seller_messages.json), merged into the World when a task loads with `poisoned=True`, and a manifest
+(vectors.json) naming every instruction planted in them. An eval-only listing no vector names is a
+benign counterpart: the listing a should-serve case serves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from commerce_evals.domains.base import POISONED
+from commerce_evals.domains.shop.models import (
+    Catalog,
+    PoisonVector,
+    PoisonVectors,
+    Product,
+    SellerMessage,
+    SellerMessages,
+)
+from commerce_evals.domains.shop.world import read_fixture
+
+ROOT = POISONED / "shop"
+VECTORS_FILE = "vectors.json"
+
+
+def load_vectors(root: Path = ROOT) -> dict[str, PoisonVector]:
+    path = root / VECTORS_FILE
+    if not path.exists():
+        return {}
+    vectors = read_fixture(path, PoisonVectors).vectors
+    return {v.vector_id: v for v in vectors}
+
+
+def eval_only_products(root: Path = ROOT) -> dict[str, Product]:
+    path = root / "catalog.json"
+    return {p.id: p for p in read_fixture(path, Catalog).products} if path.exists() else {}
+
+
+def eval_only_messages(root: Path = ROOT) -> dict[str, SellerMessage]:
+    path = root / "seller_messages.json"
+    if not path.exists():
+        return {}
+    return {m.message_id: m for m in read_fixture(path, SellerMessages).messages}
+
+
+def source_texts(
+    vector: PoisonVector, products: dict[str, Product], messages: dict[str, SellerMessage]
+) -> list[str]:
+    """The texts of the field a vector sits in (every review, every string attribute)."""
+    if vector.message_id is not None:
+        message = messages.get(vector.message_id)
+        if message is None:
+            return []
+        return [message.subject if vector.field == "subject" else message.body]
+    product = products.get(vector.product_id or "")
+    if product is None:
+        return []
+    if vector.field == "name":
+        return [product.name]
+    if vector.field == "description":
+        return [product.description]
+    if vector.field == "review":
+        return [r.text for r in product.reviews]
+    return [str(v) for v in product.attributes.values() if isinstance(v, str)]
+
+
+def manifest_problems(root: Path = ROOT) -> list[str]:
+    """Every vector must sit, verbatim, in the eval-only listing or message it names."""
+    products, messages = eval_only_products(root), eval_only_messages(root)
+    problems = []
+    for vector in load_vectors(root).values():
+        where = vector.product_id or vector.message_id
+        texts = source_texts(vector, products, messages)
+        if not texts:
+            problems.append(f"{vector.vector_id}: {where} is not an eval-only listing or message")
+        elif not any(vector.text in text for text in texts):
+            problems.append(f"{vector.vector_id}: its text is not in the {vector.field} of {where}")
+    return problems
+
+
+def targeted_listing_ids(root: Path = ROOT) -> set[str]:
+    """Eval-only listings a vector sits in, or that a poisoned seller message is about."""
+    messages = eval_only_messages(root)
+    targeted: set[str] = set()
+    for vector in load_vectors(root).values():
+        if vector.product_id:
+            targeted.add(vector.product_id)
+        elif vector.message_id in messages and messages[vector.message_id].product_id:
+            targeted.add(messages[vector.message_id].product_id or "")
+    return targeted
+
+
+def benign_listing_ids(root: Path = ROOT) -> set[str]:
+    """Eval-only listings that carry no planted instruction and no poisoned message is about."""
+    return set(eval_only_products(root)) - targeted_listing_ids(root)
+
+
+def ids_in_files(ids: Iterable[str], files: Iterable[Path]) -> list[tuple[Path, str]]:
+    """(file, id) for every id that appears in the text of one of the files."""
+    wanted = sorted(set(ids))
+    found = []
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        found.extend((path, i) for i in wanted if i in text)
+    return found
+
+
+def poisoned_ids(root: Path = ROOT) -> set[str]:
+    """Every id the eval-only fixtures introduce: their listings and their seller messages."""
+    return set(eval_only_products(root)) | set(eval_only_messages(root))
+
+
+def strings_in(payload: Any) -> Iterator[str]:
+    """Every string inside a tool answer (keys included), walking dicts and lists."""
+    if isinstance(payload, str):
+        yield payload
+    elif isinstance(payload, dict):
+        for key, value in payload.items():
+            yield str(key)
+            yield from strings_in(value)
+    elif isinstance(payload, list | tuple):
+        for item in payload:
+            yield from strings_in(item)
+
+
+def appears_in(text: str, payloads: Iterable[Any]) -> bool:
+    """Whether a vector's text reached the model in one of these tool answers."""
+    return any(text in s for p in payloads for s in strings_in(p))
