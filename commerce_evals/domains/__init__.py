@@ -9,6 +9,7 @@ from commerce_evals.domains.base import World
 
 WORLDS = {
     "shop": "commerce_evals.domains.shop.world:ShopWorld",
+    "support": "commerce_evals.domains.support.world:SupportWorld",
 }
 
 

@@ -1,0 +1,133 @@
+"""File formats of the support domain: the store, customers, orders, refunds, tickets, case state.
+
+Every model refuses unknown keys. Dates are checked against the fixtures' fixed `today` when the
+World loads (see world.py), so "delivered 16 days ago" stays true whatever the calendar says.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+CUSTOMER_ID = r"^C-\d{3}$"
+ORDER_ID = r"^R-\d{4}$"
+ITEM_ID = r"^I-\d+$"
+ZIP = r"^\d{5}$"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Store(Strict):
+    store_name: str
+    today: date
+    currency: str = "USD"
+
+
+class Address(Strict):
+    street: str
+    city: str
+    state: str = Field(pattern=r"^[A-Z]{2}$")
+    zip: str = Field(pattern=ZIP)
+
+
+class Customer(Strict):
+    customer_id: str = Field(pattern=CUSTOMER_ID)
+    name: str
+    zip: str = Field(pattern=ZIP, description="The billing ZIP code used to verify identity.")
+    email: str = Field(pattern=r"^[^@\s]+@[^@\s]+\.[a-z]+$")
+    address: Address
+
+
+class Customers(Strict):
+    customers: list[Customer]
+
+
+class Item(Strict):
+    """One line of an order: one unit at `price`. Item ids are unique within their order."""
+
+    item_id: str = Field(pattern=ITEM_ID)
+    name: str
+    price: float = Field(gt=0)
+    clearance: bool = False
+
+
+OrderStatus = Literal["placed", "shipped", "delivered", "cancelled"]
+
+
+class Order(Strict):
+    order_id: str = Field(pattern=ORDER_ID)
+    customer_id: str = Field(pattern=CUSTOMER_ID)
+    status: OrderStatus
+    placed_on: date
+    shipped_on: date | None = None
+    delivered_on: date | None = None
+    cancelled_on: date | None = None
+    ship_to: Address
+    items: list[Item] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _dates_fit_status(self) -> Order:
+        shipped = self.status in ("shipped", "delivered")
+        if shipped != (self.shipped_on is not None):
+            raise ValueError(f"{self.order_id}: shipped_on is set exactly when it has shipped")
+        if (self.status == "delivered") != (self.delivered_on is not None):
+            raise ValueError(f"{self.order_id}: delivered_on is set exactly when delivered")
+        if (self.status == "cancelled") != (self.cancelled_on is not None):
+            raise ValueError(f"{self.order_id}: cancelled_on is set exactly when cancelled")
+        dates = [d for d in (self.placed_on, self.shipped_on, self.delivered_on) if d]
+        if dates != sorted(dates):
+            raise ValueError(f"{self.order_id}: placed, shipped and delivered dates out of order")
+        ids = [i.item_id for i in self.items]
+        if len(ids) != len(set(ids)):
+            raise ValueError(f"{self.order_id}: an item id appears twice")
+        return self
+
+    def item(self, item_id: str) -> Item | None:
+        return next((i for i in self.items if i.item_id == item_id), None)
+
+
+class Orders(Strict):
+    orders: list[Order]
+
+
+class Refund(Strict):
+    refund_id: str = Field(pattern=r"^RF-[A-Z0-9-]+$")
+    order_id: str = Field(pattern=ORDER_ID)
+    item_ids: list[str] = Field(min_length=1)
+    amount: float = Field(gt=0)
+    reason: str
+    issued_on: date
+
+
+class Refunds(Strict):
+    refunds: list[Refund]
+
+
+class Ticket(Strict):
+    ticket_id: str = Field(pattern=r"^T-[A-Z0-9-]+$")
+    customer_id: str | None = Field(default=None, pattern=CUSTOMER_ID)
+    order_id: str | None = Field(default=None, pattern=ORDER_ID)
+    summary: str
+    status: Literal["open", "closed"]
+    opened_on: date
+
+
+class Tickets(Strict):
+    tickets: list[Ticket]
+
+
+# ---- a case's injected state ----------------------------------------------------------------------
+
+
+class SupportState(Strict):
+    """Preconditions a case may inject.
+
+    verified_customer_id: the chat is signed in as this customer, so identity is already verified
+    (the agent's instructions say so). Without it, the agent must verify before any account action.
+    """
+
+    verified_customer_id: str | None = Field(default=None, pattern=CUSTOMER_ID)

@@ -1,0 +1,243 @@
+"""A support session: one chat's changes over the shared SupportWorld.
+
+The backend does not enforce the policy, on purpose: it refunds a final-sale item, cancels a
+shipped order, or reads any order, when asked. It refuses only what no backend could do (an
+unknown id, an item not on the order, an item refunded twice, a bad address). Set-up copies only
+the injected state; changes are kept beside the World's rows and merged when a snapshot is taken.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commerce_evals.domains.base import Session, ToolFailure
+from commerce_evals.domains.support.models import Address, Order, SupportState
+from commerce_evals.domains.support.world import SupportWorld
+from commerce_evals.events import Snapshot
+
+NO_MATCH = "no customer matches those details"
+
+
+def _name_key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+class SupportSession(Session):
+    def __init__(self, world: SupportWorld, state: SupportState):
+        super().__init__()
+        self.world = world
+        self.today = world.store.today.isoformat()
+        if state.verified_customer_id and state.verified_customer_id not in world.customers:
+            raise ValueError(f"verified_customer_id {state.verified_customer_id} is not a customer")
+        self.signed_in = state.verified_customer_id
+        self.order_changes: dict[str, dict[str, Any]] = {}
+        self.address_changes: dict[str, dict[str, Any]] = {}
+        self.new_refunds: list[dict[str, Any]] = []
+        self.new_tickets: list[dict[str, Any]] = []
+
+    # ---- reading --------------------------------------------------------------------------------
+
+    def _order(self, order_id: str) -> Order:
+        key = str(order_id).strip().upper()
+        if key.isdigit():
+            key = f"R-{key}"
+        order = self.world.orders.get(key)
+        if order is None:
+            raise ToolFailure(f"no order with id {order_id!r}")
+        return order
+
+    def _order_row(self, order: Order) -> dict[str, Any]:
+        row = {
+            "order_id": order.order_id,
+            "customer_id": order.customer_id,
+            "status": order.status,
+            "placed_on": order.placed_on.isoformat(),
+            "shipped_on": order.shipped_on.isoformat() if order.shipped_on else None,
+            "delivered_on": order.delivered_on.isoformat() if order.delivered_on else None,
+            "cancelled_on": order.cancelled_on.isoformat() if order.cancelled_on else None,
+            "ship_to": order.ship_to.model_dump(),
+        }
+        row.update(self.order_changes.get(order.order_id, {}))
+        return row
+
+    def _address(self, customer_id: str) -> dict[str, Any]:
+        changed = self.address_changes.get(customer_id)
+        return changed or self.world.customers[customer_id].address.model_dump()
+
+    def _refunds(self) -> list[dict[str, Any]]:
+        fixed = [r.model_dump(mode="json") for r in self.world.refunds]
+        return fixed + [dict(r) for r in self.new_refunds]
+
+    def _refunded(self, order_id: str) -> dict[str, str]:
+        """item id -> the refund that covered it."""
+        return {
+            item_id: refund["refund_id"]
+            for refund in self._refunds()
+            if refund["order_id"] == order_id
+            for item_id in refund["item_ids"]
+        }
+
+    def _profile(self, customer_id: str) -> dict[str, Any]:
+        customer = self.world.customers[customer_id]
+        orders = [self._order_row(self.world.orders[o]) for o in self.world.orders_of(customer_id)]
+        return {
+            "customer": {
+                "customer_id": customer.customer_id,
+                "name": customer.name,
+                "address_on_file": self._address(customer_id),
+                "orders": [
+                    {"order_id": o["order_id"], "status": o["status"], "placed_on": o["placed_on"]}
+                    for o in orders
+                ],
+            }
+        }
+
+    # ---- tools: look-ups ------------------------------------------------------------------------
+
+    def tool_find_customer(self, name: str, zip: str) -> dict[str, Any]:
+        wanted = _name_key(name)
+        found = [
+            c
+            for c in self.world.customers.values()
+            if _name_key(c.name) == wanted and c.zip == str(zip).strip()
+        ]
+        if len(found) != 1:
+            raise ToolFailure(NO_MATCH)
+        return self._profile(found[0].customer_id)
+
+    def tool_find_customer_by_email(self, email: str) -> dict[str, Any]:
+        wanted = str(email).strip().casefold()
+        found = [c for c in self.world.customers.values() if c.email.casefold() == wanted]
+        if len(found) != 1:
+            raise ToolFailure(NO_MATCH)
+        return self._profile(found[0].customer_id)
+
+    def tool_get_order(self, order_id: str) -> dict[str, Any]:
+        order = self._order(order_id)
+        refunded = self._refunded(order.order_id)
+        row = self._order_row(order)
+        row["items"] = [
+            {**item.model_dump(), "refunded": item.item_id in refunded} for item in order.items
+        ]
+        row["refunds"] = [r for r in self._refunds() if r["order_id"] == order.order_id]
+        return {"order": row, "today": self.today}
+
+    def tool_get_policy_section(self, topic: str) -> dict[str, Any]:
+        section = self.world.find_section(topic)
+        if section is None:
+            return {
+                "found": False,
+                "message": f"no section of the policy is about {topic!r}",
+                "sections": [s.heading for s in self.world.sections],
+            }
+        return {"found": True, "section": section.heading, "text": section.text}
+
+    # ---- tools: changes (no policy checks, on purpose) ------------------------------------------
+
+    def tool_issue_refund(self, order_id: str, item_ids: list[str], reason: str) -> dict[str, Any]:
+        order = self._order(order_id)
+        ids = [item_ids] if isinstance(item_ids, str) else [str(i).strip() for i in item_ids]
+        if not ids:
+            raise ToolFailure("name at least one item to refund")
+        if len(ids) != len(set(ids)):
+            raise ToolFailure("an item id appears twice")
+        unknown = [i for i in ids if order.item(i) is None]
+        if unknown:
+            raise ToolFailure(f"items {unknown} are not on order {order.order_id}")
+        refunded = self._refunded(order.order_id)
+        again = [f"{i} (in {refunded[i]})" for i in ids if i in refunded]
+        if again:
+            raise ToolFailure(f"already refunded: {', '.join(again)}")
+        prices = {item.item_id: item.price for item in order.items}
+        refund = {
+            "refund_id": f"RF-NEW-{len(self.new_refunds) + 1}",
+            "order_id": order.order_id,
+            "item_ids": ids,
+            "amount": round(sum(prices[i] for i in ids), 2),
+            "reason": reason,
+            "issued_on": self.today,
+        }
+        self.new_refunds.append(refund)
+        return {"refund": dict(refund)}
+
+    def tool_cancel_order(self, order_id: str, reason: str) -> dict[str, Any]:
+        order = self._order(order_id)
+        previous = self._order_row(order)["status"]
+        if previous == "cancelled":
+            raise ToolFailure(f"order {order.order_id} is already cancelled")
+        self.order_changes.setdefault(order.order_id, {}).update(
+            status="cancelled", cancelled_on=self.today
+        )
+        return {"order_id": order.order_id, "status": "cancelled", "previous_status": previous}
+
+    def tool_update_address(
+        self,
+        street: str,
+        city: str,
+        state: str,
+        zip: str,
+        customer_id: str | None = None,
+        order_id: str | None = None,
+    ) -> dict[str, Any]:
+        if not customer_id and not order_id:
+            raise ToolFailure("give customer_id (address on file), order_id (shipping), or both")
+        address = Address(
+            street=" ".join(street.split()),
+            city=city.strip(),
+            state=state.strip().upper(),
+            zip=str(zip).strip(),
+        ).model_dump()
+        updated: list[str] = []
+        if customer_id:
+            if customer_id not in self.world.customers:
+                raise ToolFailure(f"no customer with id {customer_id!r}")
+            self.address_changes[customer_id] = address
+            updated.append(f"address on file of {customer_id}")
+        if order_id:
+            order = self._order(order_id)
+            self.order_changes.setdefault(order.order_id, {})["ship_to"] = address
+            updated.append(f"shipping address of {order.order_id}")
+        return {"updated": updated, "address": address}
+
+    def tool_escalate_to_human(
+        self, summary: str, customer_id: str | None = None, order_id: str | None = None
+    ) -> dict[str, Any]:
+        if not summary.strip():
+            raise ToolFailure("a ticket needs a summary")
+        if customer_id and customer_id not in self.world.customers:
+            raise ToolFailure(f"no customer with id {customer_id!r}")
+        order = self._order(order_id).order_id if order_id else None
+        ticket = {
+            "ticket_id": f"T-NEW-{len(self.new_tickets) + 1}",
+            "customer_id": customer_id,
+            "order_id": order,
+            "summary": summary.strip(),
+            "status": "open",
+            "opened_on": self.today,
+        }
+        self.new_tickets.append(ticket)
+        return {"ticket": dict(ticket), "next": "a teammate follows up with the customer by email"}
+
+    # ---- state ----------------------------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        customers = self.world.customers.values()
+        return {
+            "customers": [c.model_dump(exclude={"address"}) for c in customers],
+            "addresses": [
+                {"customer_id": c.customer_id, **self._address(c.customer_id)} for c in customers
+            ],
+            "orders": [self._order_row(o) for o in self.world.orders.values()],
+            "refunds": self._refunds(),
+            "tickets": [t.model_dump(mode="json") for t in self.world.tickets]
+            + [dict(t) for t in self.new_tickets],
+        }
+
+    def context(self) -> str:
+        if self.signed_in is None:
+            return "Nobody has been verified in this chat yet."
+        customer = self.world.customers[self.signed_in]
+        return (
+            f"This chat is signed in: the customer is already verified as {customer.name} "
+            f"(customer id {customer.customer_id}). Do not ask them to verify again."
+        )
