@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.scorer import Scorer
 
 from commerce_evals.agent import DEFAULT_MAX_ROUNDS, commerce_agent
 from commerce_evals.cases import Case, CaseFileError, case_files, load_case_sources
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import DATASETS, AgentProfile, World, fingerprint
+from commerce_evals.graders import ToolRoles
 from commerce_evals.judging import check_expected
 from commerce_evals.scorer import commerce_case, role_args
+
+# Cases tagged with one of these name eval-only listings: they run only with the poisoned fixtures.
+EVAL_ONLY_TAGS = frozenset({"poisoned", "benign"})
 
 
 @lru_cache(maxsize=16)
@@ -86,6 +92,7 @@ def flow_task(
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     epochs: int = 1,
     variables: dict[str, Any] | None = None,
+    extra_scorers: Sequence[Callable[[ToolRoles], Scorer]] = (),
 ) -> Task:
     """Build a flow's task.
 
@@ -96,10 +103,13 @@ def flow_task(
         dataset: a case file or folder to use instead.
         fixtures: a fixtures folder to use instead of fixtures/<domain>.
         instructions: a file of agent instructions to use instead of the domain's.
-        poisoned: merge the domain's eval-only poisoned fixtures into the World.
+        poisoned: merge the domain's eval-only poisoned fixtures into the World; without them,
+            cases tagged `poisoned` or `benign` (which name eval-only listings) are left out.
         counterexamples: run each case's counterexamples (one sample each) instead of the cases.
         max_rounds: model calls allowed per turn.
         epochs: runs per case; pass^k over them is reported beside the mean.
+        variables: values for $placeholders in the instructions, over the World's own.
+        extra_scorers: scorers to run beside commerce_case, each built from the agent's roles.
     """
     world = cached_world(domain, fixtures, poisoned)
     profile = world.agents[agent]
@@ -109,6 +119,10 @@ def flow_task(
     if not paths:
         raise CaseFileError([f"no case file for flow {flow!r} under {DATASETS}"])
     sources = load_case_sources(paths)
+    if not poisoned:
+        sources = [(p, c) for p, c in sources if not EVAL_ONLY_TAGS & set(c.tags)]
+        if not sources:
+            raise CaseFileError([f"every case of flow {flow!r} needs the poisoned fixtures"])
     check_cases(sources, world, profile)
     cases = [case for _, case in sources]
     agent_fingerprint = {
@@ -125,7 +139,10 @@ def flow_task(
             {**world.instruction_variables(), **(variables or {})},
             max_rounds=max_rounds,
         ),
-        scorer=commerce_case(**role_args(profile.roles()), judge_context=world.judge_context()),
+        scorer=[
+            commerce_case(**role_args(profile.roles()), judge_context=world.judge_context()),
+            *(extra(profile.roles()) for extra in extra_scorers),
+        ],
         epochs=Epochs(epochs, ["mean", "pass_hat_k"]),
         # A provider failure is recorded on its sample (and `inspect eval-retry` re-runs it); it
         # is kept apart from agent failures and never ends the whole eval.
