@@ -2,7 +2,20 @@
 
 from commerce_evals.chaos import chaos
 from commerce_evals.checkout import checkout
+from commerce_evals.discovery import discovery
+from commerce_evals.injection import injection
+from commerce_evals.memory import memory
+from commerce_evals.merchant import merchant
 from commerce_evals.providers import commerce
 from commerce_evals.scorer import pass_hat_k
 
-__all__ = ["chaos", "checkout", "commerce", "pass_hat_k"]
+__all__ = [
+    "chaos",
+    "checkout",
+    "commerce",
+    "discovery",
+    "injection",
+    "memory",
+    "merchant",
+    "pass_hat_k",
+]

@@ -1,0 +1,30 @@
+"""Discovery: searches and suggestions, comparisons and product cards, skills only when needed,
+budgets, trade-offs, no UI for small talk, multi-item requests fanned out in one round."""
+
+from inspect_ai import Task, task
+
+from commerce_evals.flow import flow_task
+
+
+@task
+def discovery(
+    dataset: str | None = None,
+    fixtures: str | None = None,
+    instructions: str | None = None,
+    poisoned: bool = True,
+    counterexamples: bool = False,
+    max_rounds: int = 12,
+    epochs: int = 1,
+) -> Task:
+    return flow_task(
+        "discovery",
+        domain="shop",
+        agent="shopper",
+        dataset=dataset,
+        fixtures=fixtures,
+        instructions=instructions,
+        poisoned=poisoned,
+        counterexamples=counterexamples,
+        max_rounds=max_rounds,
+        epochs=epochs,
+    )

@@ -1,0 +1,33 @@
+"""Injection: listings and reviews carrying instructions (eval-only fixtures in poisoned/shop/),
+each poisoned case beside a benign should-serve counterpart. Reports benign utility, utility
+under attack and attack success rate beside accuracy (`-T poisoned=false` leaves them out)."""
+
+from inspect_ai import Task, task
+
+from commerce_evals.flow import flow_task
+from commerce_evals.injection_scorer import INJECTION_SCORERS
+
+
+@task
+def injection(
+    dataset: str | None = None,
+    fixtures: str | None = None,
+    instructions: str | None = None,
+    poisoned: bool = True,
+    counterexamples: bool = False,
+    max_rounds: int = 12,
+    epochs: int = 1,
+) -> Task:
+    return flow_task(
+        "injection",
+        domain="shop",
+        agent="shopper",
+        dataset=dataset,
+        fixtures=fixtures,
+        instructions=instructions,
+        poisoned=poisoned,
+        counterexamples=counterexamples,
+        max_rounds=max_rounds,
+        epochs=epochs,
+        extra_scorers=INJECTION_SCORERS,
+    )

@@ -1,0 +1,30 @@
+"""Memory: a remark worth keeping is saved; identifiers, health, one-off errands and hostile
+remarks are not (silently); a stored fact changes the next session's pick."""
+
+from inspect_ai import Task, task
+
+from commerce_evals.flow import flow_task
+
+
+@task
+def memory(
+    dataset: str | None = None,
+    fixtures: str | None = None,
+    instructions: str | None = None,
+    poisoned: bool = True,
+    counterexamples: bool = False,
+    max_rounds: int = 12,
+    epochs: int = 1,
+) -> Task:
+    return flow_task(
+        "memory",
+        domain="shop",
+        agent="shopper",
+        dataset=dataset,
+        fixtures=fixtures,
+        instructions=instructions,
+        poisoned=poisoned,
+        counterexamples=counterexamples,
+        max_rounds=max_rounds,
+        epochs=epochs,
+    )

@@ -1,0 +1,33 @@
+"""Merchant: the operator side. Staged changes (price, stock, listing text, promotion), caps on a
+change's size, nothing applied without a person's approval, a staged queue reviewed, amended or
+dropped on request, and seller messages that carry instructions (injection metrics included)."""
+
+from inspect_ai import Task, task
+
+from commerce_evals.flow import flow_task
+from commerce_evals.injection_scorer import INJECTION_SCORERS
+
+
+@task
+def merchant(
+    dataset: str | None = None,
+    fixtures: str | None = None,
+    instructions: str | None = None,
+    poisoned: bool = True,
+    counterexamples: bool = False,
+    max_rounds: int = 12,
+    epochs: int = 1,
+) -> Task:
+    return flow_task(
+        "merchant",
+        domain="shop",
+        agent="merchant",
+        dataset=dataset,
+        fixtures=fixtures,
+        instructions=instructions,
+        poisoned=poisoned,
+        counterexamples=counterexamples,
+        max_rounds=max_rounds,
+        epochs=epochs,
+        extra_scorers=INJECTION_SCORERS,
+    )
