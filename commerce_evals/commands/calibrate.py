@@ -1,0 +1,168 @@
+"""`commerce-evals calibrate --labels FILE LOG...`: how far to trust each judge, from human labels."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from commerce_evals.calibration import (
+    DimensionReport,
+    HumanLabel,
+    JudgeVerdict,
+    calibrate_dimension,
+)
+from commerce_evals.judging.records import read_judged
+from commerce_evals.labels import LabelFileError, read_labels
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def _left_out(r: DimensionReport) -> str:
+    parts = [
+        (r.unknown, "Unknown verdicts"),
+        (r.labelled_unknown, "labelled but judged Unknown"),
+        (r.judge_failed, "judge failures"),
+        (r.not_judged, "not judged"),
+        (r.skipped, "skips"),
+        (r.disputed, "disputed"),
+        (r.stale, "stale labels"),
+        (r.unmatched, "labels with no verdict"),
+    ]
+    return ", ".join(f"{n} {what}" for n, what in parts if n) or "none"
+
+
+def reports_table(reports: list[DimensionReport]) -> Table:
+    table = Table(title="Judge calibration (TPR / TNR on the held-out test split)")
+    for column in ("dimension", "labelled test/dev", "TPR", "TNR", "judged", "p_obs", "theta"):
+        table.add_column(column, justify="left" if column == "dimension" else "right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("Unknown", justify="right")
+    for r in reports:
+        ci = (
+            f"[{r.interval.low:.3f}, {r.interval.high:.3f}]"
+            if r.interval and r.interval.low is not None and r.interval.high is not None
+            else "—"
+        )
+        table.add_row(
+            r.dimension,
+            f"{r.test.positives + r.test.negatives}/{r.dev.positives + r.dev.negatives}",
+            _pct(r.tpr),
+            _pct(r.tnr),
+            str(r.judged),
+            _pct(r.p_obs),
+            "[red]refused[/red]" if r.refused else _pct(r.theta),
+            ci,
+            str(r.unknown),
+        )
+    return table
+
+
+def kappa_table(reports: list[DimensionReport]) -> Table | None:
+    rows = [(r.dimension, k) for r in reports for k in r.kappas]
+    if not rows:
+        return None
+    table = Table(title="Agreement between labellers (Cohen's kappa on items both labelled)")
+    for column in ("dimension", "labellers", "items", "kappa"):
+        table.add_column(column, justify="left" if column != "items" else "right")
+    for dimension, row in rows:
+        kappa = "undefined (one class only)" if row.kappa is None else f"{row.kappa:.3f}"
+        table.add_row(dimension, " / ".join(row.labellers), str(row.items), kappa)
+    return table
+
+
+def calibrate(
+    logs: Annotated[
+        list[Path], typer.Argument(exists=True, dir_okay=False, help="Judged .eval logs.")
+    ],
+    labels: Annotated[
+        Path, typer.Option("--labels", exists=True, help="Labels file (JSONL or YAML).")
+    ],
+    dimension: Annotated[
+        list[str] | None, typer.Option("--dimension", help="Only these dimensions.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the dev/test split and the bootstrap.")] = 0,
+    test_fraction: Annotated[
+        float,
+        typer.Option(min=0.0, max=1.0, help="Share of labelled items held out for test."),
+    ] = 0.5,
+    resamples: Annotated[int, typer.Option(min=100, help="Bootstrap resamples.")] = 2000,
+) -> None:
+    """TPR, TNR, kappa and the corrected pass rate with its interval, per judge dimension."""
+    console = Console()
+    try:
+        all_labels = read_labels(labels)
+    except LabelFileError as err:
+        for problem in err.problems:
+            console.print(f"[red]{escape(problem)}[/red]", highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from err
+    items = read_judged(logs)
+    by_dimension_labels: dict[str, list[HumanLabel]] = defaultdict(list)
+    for index, label in enumerate(all_labels):
+        by_dimension_labels[label.dimension].append(
+            HumanLabel(
+                key=f"{label.sample_id}#{label.epoch}",
+                labeller=label.labeller,
+                verdict=label.verdict,
+                transcript_sha=label.transcript_sha,
+                order=label.time.timestamp() + index * 1e-9,
+            )
+        )
+    by_dimension_verdicts: dict[str, list[JudgeVerdict]] = defaultdict(list)
+    for item in items:
+        by_dimension_verdicts[item.dimension].append(
+            JudgeVerdict(f"{item.sample_id}#{item.epoch}", item.status, item.transcript_sha)
+        )
+    names = sorted(set(by_dimension_labels) | set(by_dimension_verdicts))
+    if dimension:
+        names = [n for n in names if n in dimension]
+    if not names:
+        console.print(
+            "[red]nothing to calibrate: no labels and no verdicts for those dimensions[/red]"
+        )
+        raise typer.Exit(2)
+    reports = []
+    for name in names:
+        if not by_dimension_labels.get(name):
+            report = DimensionReport(name, refused="no labels for this dimension")
+        else:
+            report = calibrate_dimension(
+                name,
+                by_dimension_labels[name],
+                by_dimension_verdicts.get(name, []),
+                seed=seed,
+                test_fraction=test_fraction,
+                resamples=resamples,
+            )
+        reports.append(report)
+    console.print(reports_table(reports))
+    kappas = kappa_table(reports)
+    if kappas:
+        console.print(kappas)
+    for r in reports:
+        console.print(f"{r.dimension}: left out: {_left_out(r)}", highlight=False, soft_wrap=True)
+        if r.refused:
+            console.print(
+                f"[red]{r.dimension}: refused: {escape(r.refused)}[/red]",
+                highlight=False,
+                soft_wrap=True,
+            )
+        elif r.interval and r.interval.dropped:
+            console.print(
+                f"{r.dimension}: {r.interval.dropped} of {r.interval.used + r.interval.dropped} "
+                "bootstrap resamples were left out (a class missing or TPR + TNR <= 1)",
+                highlight=False,
+            )
+    if any(r.refused for r in reports):
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("calibrate")(calibrate)

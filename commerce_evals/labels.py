@@ -1,0 +1,134 @@
+"""Human labels of judged runs: the file format `commerce-evals label` writes and `calibrate` reads.
+
+One label a line in JSONL, or a YAML list (or a mapping with `labels:`) of the same objects:
+
+    {"sample_id": "checkout-101-budget-tradeoff", "epoch": 1, "dimension": "budget_respected",
+     "verdict": "Pass", "labeller": "Ana", "time": "2026-11-29T18:02:11+00:00",
+     "transcript_sha": "389e57b6b2dfb9be"}
+
+`verdict` is Pass or Fail; Skip records that the person looked and chose not to decide (calibrate
+leaves it out). `transcript_sha` ties the label to the exact run it was given for: a label whose
+run has since changed is left out as stale. Every problem names file, line and field.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from commerce_evals.judging.dimensions import NAME
+
+
+class Label(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    sample_id: str = Field(min_length=1)
+    epoch: int = Field(default=1, ge=1)
+    dimension: str = Field(pattern=NAME)
+    verdict: Literal["Pass", "Fail", "Skip"]
+    labeller: str = Field(min_length=1)
+    time: datetime
+    transcript_sha: str | None = None
+    note: str = ""
+
+    @field_validator("labeller")
+    @classmethod
+    def _named(cls, value: str) -> str:
+        value = " ".join(value.split())
+        if not value:
+            raise ValueError("a label needs the name of the person who gave it")
+        return value
+
+    @field_validator("time")
+    @classmethod
+    def _aware(cls, value: datetime) -> datetime:
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.sample_id, self.epoch)
+
+
+class LabelFileError(ValueError):
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+def _problems(path: Path, line: int, err: ValidationError) -> list[str]:
+    return [
+        f"{path}:{line}: {'.'.join(str(p) for p in e['loc']) or '(label)'}: {e['msg']}"
+        for e in err.errors(include_url=False)
+    ]
+
+
+def _jsonl_entries(path: Path, text: str) -> list[tuple[int, Any]]:
+    entries: list[tuple[int, Any]] = []
+    problems: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            entries.append((number, json.loads(line)))
+        except json.JSONDecodeError as err:
+            problems.append(f"{path}:{number}: (label): not valid JSON: {err.msg}")
+    if problems:
+        raise LabelFileError(problems)
+    return entries
+
+
+def _yaml_entries(path: Path, text: str) -> list[tuple[int, Any]]:
+    try:
+        root = yaml.compose(text)
+    except yaml.YAMLError as err:
+        raise LabelFileError([f"{path}: not valid YAML: {err}"]) from err
+    if root is None:
+        return []
+    if isinstance(root, yaml.MappingNode):
+        found = [v for k, v in root.value if getattr(k, "value", None) == "labels"]
+        if not found:
+            raise LabelFileError([f"{path}:1: (file): expected a list of labels or 'labels:'"])
+        root = found[0]
+    if not isinstance(root, yaml.SequenceNode):
+        raise LabelFileError([f"{path}:1: (file): expected a list of labels"])
+    return [(node.start_mark.line + 1, yaml.safe_load(yaml.serialize(node))) for node in root.value]
+
+
+def read_labels(path: Path) -> list[Label]:
+    """Every label in the file; all problems raised together, each naming file, line and field."""
+    if not path.exists():
+        return []
+    text = path.read_text(encoding="utf-8")
+    yaml_file = path.suffix in {".yaml", ".yml"}
+    entries = _yaml_entries(path, text) if yaml_file else _jsonl_entries(path, text)
+    labels: list[Label] = []
+    problems: list[str] = []
+    for line, entry in entries:
+        try:
+            labels.append(Label.model_validate(entry))
+        except ValidationError as err:
+            problems.extend(_problems(path, line, err))
+    if problems:
+        raise LabelFileError(problems)
+    return labels
+
+
+def append_label(path: Path, label: Label) -> None:
+    """Add one label at the end of the file (a JSON line, or a YAML list item)."""
+    data = json.dumps(label.model_dump(mode="json", exclude_defaults=True), ensure_ascii=False)
+    yaml_file = path.suffix in {".yaml", ".yml"}
+    existing = path.read_text(encoding="utf-8") if path.exists() else ""
+    if yaml_file and existing.strip() and not isinstance(yaml.compose(existing), yaml.SequenceNode):
+        raise LabelFileError([f"{path}:1: (file): labels append to a YAML list or a JSONL file"])
+    prefix = "" if not existing or existing.endswith("\n") else "\n"
+    with path.open("a", encoding="utf-8") as out:
+        out.write(f"{prefix}{'- ' if yaml_file else ''}{data}\n")
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
