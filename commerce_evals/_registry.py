@@ -8,6 +8,7 @@ from commerce_evals.memory import memory
 from commerce_evals.merchant import merchant
 from commerce_evals.providers import commerce
 from commerce_evals.scorer import pass_hat_k
+from commerce_evals.support import support
 
 __all__ = [
     "chaos",
@@ -18,4 +19,5 @@ __all__ = [
     "memory",
     "merchant",
     "pass_hat_k",
+    "support",
 ]

@@ -3,11 +3,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from commerce_evals.cases import CaseFileError, parse_case
+from commerce_evals.domains.base import DATASETS
+
+SEED_FILE = DATASETS / "support" / "seed_tasks.yaml"
 
 
 def seed_task(**graders: Any) -> dict[str, Any]:
@@ -102,3 +107,34 @@ def test_the_seeds_own_id_is_refused_for_its_shape() -> None:
     task["id"] = "identity-missing"
     with pytest.raises(CaseFileError, match="<flow>-<nnn>-<behavior>"):
         parse_case(task, "inline", 0)
+
+
+def _seed_entries() -> list[dict[str, Any]]:
+    return yaml.safe_load(Path(SEED_FILE).read_text(encoding="utf-8"))["cases"]
+
+
+def test_the_seed_file_holds_the_seeds_two_examples_in_its_format() -> None:
+    entries = {e["id"]: e for e in _seed_entries()}
+    assert {"support-001-identity-missing", "support-002-refund-two-items-one-call"} <= set(entries)
+    for entry in entries.values():
+        assert {"user_turns", "reference_solution", "graders"} <= set(entry)
+        assert "turns" not in entry and "expected" not in entry
+
+
+def test_the_seeds_examples_load_with_their_graders() -> None:
+    entries = {e["id"]: e for e in _seed_entries()}
+    missing = parse_case(entries["support-001-identity-missing"], SEED_FILE, 0)
+    assert missing.should == "ask"
+    assert missing.expected.state is not None and missing.expected.state.no_writes
+    assert [p.tool for p in missing.expected.never_calls] == ["issue_refund"]
+    assert missing.expected.before[0].then == "get_order"
+    assert missing.expected.reply_matches == ["zip|e-?mail"]
+
+    two = parse_case(entries["support-002-refund-two-items-one-call"], SEED_FILE, 1)
+    assert two.should == "do"
+    assert two.expected.state is not None
+    assert two.expected.state.rows["refunds"][0]["item_ids"] == ["I-1", "I-2"]
+    assert two.expected.state.new_rows == {"refunds": 1}
+    assert two.expected.max_calls_per_tool == {"issue_refund": 1}
+    assert two.expected.writes_need_confirmation is True
+    assert len(two.turns) == 2 and two.reference is not None and len(two.reference) == 2

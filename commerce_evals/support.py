@@ -1,0 +1,28 @@
+"""Support: a store's support agent held to a one-page policy (identity, confirmation, refunds,
+final sale, cancellations, addresses, price matching, handing over), on seed 003's dimensions."""
+
+from inspect_ai import Task, task
+
+from commerce_evals.flow import flow_task
+
+
+@task
+def support(
+    dataset: str | None = None,
+    fixtures: str | None = None,
+    instructions: str | None = None,
+    counterexamples: bool = False,
+    max_rounds: int = 12,
+    epochs: int = 1,
+) -> Task:
+    return flow_task(
+        "support",
+        domain="support",
+        agent="support",
+        dataset=dataset,
+        fixtures=fixtures,
+        instructions=instructions,
+        counterexamples=counterexamples,
+        max_rounds=max_rounds,
+        epochs=epochs,
+    )
