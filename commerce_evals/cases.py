@@ -55,6 +55,34 @@ class Before(Strict):
         return [value] if isinstance(value, str) else value
 
 
+class CallOrder(Strict):
+    """Some call matching one of `first` must come before every call matching `then` (any turn).
+
+    Unlike `before` (tool names only), both sides are call patterns with arguments, so a case can
+    say "a dry run of launch_vehicle came before the real launch_vehicle".
+    """
+
+    first: list[ToolPattern] = Field(min_length=1)
+    then: ToolPattern
+
+    @field_validator("first", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        values = [value] if isinstance(value, str | dict) else value
+        return [_pattern(v) for v in values] if isinstance(values, list) else values
+
+    @field_validator("then", mode="before")
+    @classmethod
+    def _then(cls, value: Any) -> Any:
+        return _pattern(value)
+
+
+class CallLimit(ToolPattern):
+    """Calls matching the pattern, over every turn, at most `times` times (a retry is one more)."""
+
+    times: int = Field(ge=0)
+
+
 class StateExpect(Strict):
     """Final-state checks over the end snapshot's tables (rows matched as subsets)."""
 
@@ -86,6 +114,8 @@ class Expected(Strict):
     first_tool: ToolPattern | None = None
     first_tool_not: ToolPattern | None = None
     before: list[Before] = Field(default_factory=list)
+    call_order: list[CallOrder] = Field(default_factory=list)
+    at_most: list[CallLimit] = Field(default_factory=list)
     writes_need_confirmation: Literal[True] | None = None
     ui_components: list[str] = Field(default_factory=list)
     no_ui: Literal[True] | None = None

@@ -15,7 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from commerce_evals.cases import Before, CartLine, Expected, StateExpect, ToolPattern
+from commerce_evals.cases import (
+    Before,
+    CallLimit,
+    CallOrder,
+    CartLine,
+    Expected,
+    StateExpect,
+    ToolPattern,
+)
 from commerce_evals.consent import asks_for_confirmation, is_explicit_yes
 from commerce_evals.events import Run, ToolCallEvent
 from commerce_evals.matching import any_row_matches, matches
@@ -132,6 +140,30 @@ def writes_need_confirmation(_: bool, ctx: GradeContext) -> tuple[bool, str]:
         if not is_explicit_yes(turn.user):
             return False, f"{writes[0].tool} came after {turn.user!r}, which is not an explicit yes"
     return True, "every write followed an explicit yes"
+
+
+def call_order(rules: list[CallOrder], ctx: GradeContext) -> tuple[bool, str]:
+    calls = ctx.run.all_calls()
+    for rule in rules:
+        for index, call in enumerate(calls):
+            if _called(rule.then, [call]) and not any(
+                _called(p, calls[:index]) for p in rule.first
+            ):
+                wanted = [p.describe() for p in rule.first]
+                return False, f"{_fmt(call)} came before any call matching {wanted}"
+    return True, "every call came after the call it needs"
+
+
+def at_most(limits: list[CallLimit], ctx: GradeContext) -> tuple[bool, str]:
+    calls = ctx.run.all_calls()
+    over = [
+        f"{limit.describe()} made {n} times (at most {limit.times})"
+        for limit in limits
+        if (n := len(_called(limit, calls))) > limit.times
+    ]
+    if over:
+        return False, "; ".join(over)
+    return True, "no call was repeated past its limit"
 
 
 def skill_loaded(name: str, ctx: GradeContext) -> tuple[bool, str]:
@@ -348,6 +380,8 @@ GRADERS: dict[str, tuple[Part, GraderFn]] = {
     "first_tool": ("path", first_tool),
     "first_tool_not": ("path", first_tool_not),
     "before": ("path", before),
+    "call_order": ("path", call_order),
+    "at_most": ("path", at_most),
     "writes_need_confirmation": ("path", writes_need_confirmation),
     "skill_loaded": ("path", skill_loaded),
     "skill_not_loaded": ("path", skill_not_loaded),

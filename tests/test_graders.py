@@ -62,6 +62,38 @@ CASES: dict[str, tuple[dict[str, Any], Run, Run]] = {
         one_turn(call("find_customer"), call("get_order")),
         one_turn(call("get_order"), call("find_customer")),
     ),
+    "call_order": (
+        # a dry run of the same operation must come first; a dry run of another one does not count
+        {
+            "call_order": [
+                {
+                    "first": {"tool": "run_write", "args": {"operation": "launch", "dryRun": True}},
+                    "then": {"tool": "run_write", "args": {"operation": "launch", "dryRun": False}},
+                }
+            ]
+        },
+        one_turn(
+            call("run_write", operation="launch", dryRun=True),
+            call("run_write", operation="launch", dryRun=False, idempotencyKey="k"),
+        ),
+        one_turn(
+            call("run_write", operation="reprice", dryRun=True),
+            call("run_write", operation="launch", dryRun=False, idempotencyKey="k"),
+            call("run_write", operation="launch", dryRun=True),
+        ),
+    ),
+    "at_most": (
+        # a retry in a later turn counts: the limit reads every turn
+        {"at_most": [{"tool": "run_write", "args": {"operation": "email"}, "times": 1}]},
+        one_turn(
+            call("run_write", operation="email", dryRun=True),
+            call("run_write", operation="create_task", dryRun=False),
+        ),
+        make_run(
+            ("email her", [call("run_write", operation="email", dryRun=True)]),
+            ("try again", [call("run_write", operation="email", dryRun=False)]),
+        ),
+    ),
     "writes_need_confirmation": (
         {"writes_need_confirmation": True},
         make_run(
