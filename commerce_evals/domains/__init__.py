@@ -9,6 +9,7 @@ from commerce_evals.domains.base import World
 
 WORLDS = {
     "shop": "commerce_evals.domains.shop.world:ShopWorld",
+    "dealer": "commerce_evals.domains.dealer.world:DealerWorld",
     "support": "commerce_evals.domains.support.world:SupportWorld",
 }
 
