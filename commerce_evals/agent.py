@@ -23,6 +23,7 @@ from inspect_ai.tool import ToolDef, ToolParams
 from inspect_ai.util import StoreModel, store_as
 
 from commerce_evals.cases import Case, ScriptedTurn
+from commerce_evals.chain import start_session
 from commerce_evals.domains.base import AgentProfile, Session, ToolSpec, World
 from commerce_evals.events import (
     ReplyEvent,
@@ -114,7 +115,7 @@ def commerce_agent(
         case = Case.model_validate(state.metadata["case"])
         if case.skip:
             return state
-        session = world.session(case.state)
+        session = start_session(world, agent.tools, case, state.metadata.get("chain"))
         pending = _PendingCalls()
         tools = build_tools(session, agent.tools, pending)
         run = Run(start=session.snapshot())

@@ -13,6 +13,7 @@ from inspect_ai.scorer import Scorer
 
 from commerce_evals.agent import DEFAULT_MAX_ROUNDS, commerce_agent
 from commerce_evals.cases import Case, CaseFileError, case_files, load_case_sources
+from commerce_evals.chain import resolve_chains, with_chains
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import DATASETS, AgentProfile, World, fingerprint
 from commerce_evals.graders import ToolRoles
@@ -124,6 +125,7 @@ def flow_task(
         if not sources:
             raise CaseFileError([f"every case of flow {flow!r} needs the poisoned fixtures"])
     check_cases(sources, world, profile)
+    chains = resolve_chains(sources)
     cases = [case for _, case in sources]
     agent_fingerprint = {
         "instructions_sha": fingerprint(template),
@@ -131,7 +133,9 @@ def flow_task(
     }
     return Task(
         name=flow,
-        dataset=MemoryDataset(samples_for(cases, counterexamples, agent_fingerprint), name=flow),
+        dataset=MemoryDataset(
+            with_chains(samples_for(cases, counterexamples, agent_fingerprint), chains), name=flow
+        ),
         solver=commerce_agent(
             world,
             profile,

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ValidationError
 
 from commerce_evals.cases import Case
+from commerce_evals.chain import own_state
 from commerce_evals.events import Event, Snapshot, ToolResultEvent
 from commerce_evals.graders import ToolRoles
 
@@ -177,18 +178,23 @@ class World(ABC):
         """Values for $placeholders in the agent's instructions (store name, today, caps, ...)."""
         return {}
 
+    def case_ids(self, state: dict[str, Any]) -> set[str]:
+        """Ids a case's injected state adds beside the fixtures' (records the case creates)."""
+        return set()
+
     def check_case(self, case: Case, agent: AgentProfile) -> list[str]:
         """Problems with a case against this world: a bad state shape, an id the fixtures lack."""
         problems: list[str] = []
+        state = own_state(case.state)  # `after` belongs to the harness (chain.py), not the domain
         try:
-            self.state_model.model_validate(case.state)
+            self.state_model.model_validate(state)
         except ValidationError as err:
             for e in err.errors(include_url=False):
                 loc = ".".join(str(p) for p in e["loc"])
                 problems.append(f"state.{loc}: {e['msg']}")
-        known = self.known_ids()
+        known = self.known_ids() | self.case_ids(state)
         for where, value in _id_values(
-            {"state": case.state, "expected": case.expected.model_dump()}, self.id_fields
+            {"state": state, "expected": case.expected.model_dump()}, self.id_fields
         ):
             if value not in known:
                 problems.append(f"{where}: id {value!r} is not in the fixtures")
@@ -198,6 +204,8 @@ class World(ABC):
             *case.expected.calls_one_of,
             *case.expected.never_calls,
             *[p for p in (case.expected.first_tool, case.expected.first_tool_not) if p],
+            *case.expected.at_most,
+            *[p for rule in case.expected.call_order for p in (*rule.first, rule.then)],
         ]
         for pattern in patterns:
             if pattern.tool not in tool_names:
