@@ -2,6 +2,7 @@
 
 from commerce_evals.chaos import chaos
 from commerce_evals.checkout import checkout
+from commerce_evals.dealer import dealer as dealer
 from commerce_evals.discovery import discovery
 from commerce_evals.injection import injection
 from commerce_evals.memory import memory

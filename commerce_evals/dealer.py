@@ -1,0 +1,29 @@
+"""Dealer: a car dealer's operations agent on the Cypress Operate sandbox (seed 001's nine tasks
+and their negatives): dry runs before writes, idempotency keys, handing a person's decisions to a
+person, floors, pause versus delist, the brief, offers, closings and resets."""
+
+from inspect_ai import Task, task
+
+from commerce_evals.flow import flow_task
+
+
+@task
+def dealer(
+    dataset: str | None = None,
+    fixtures: str | None = None,
+    instructions: str | None = None,
+    counterexamples: bool = False,
+    max_rounds: int = 12,
+    epochs: int = 1,
+) -> Task:
+    return flow_task(
+        "dealer",
+        domain="dealer",
+        agent="operator",
+        dataset=dataset,
+        fixtures=fixtures,
+        instructions=instructions,
+        counterexamples=counterexamples,
+        max_rounds=max_rounds,
+        epochs=epochs,
+    )
