@@ -1,0 +1,73 @@
+"""`commerce-evals lint [PATHS]`: seed 000's authoring rules over case files (datasets/ by default).
+
+Exits 1 naming file, case and rule for every breach; 0 when every case passes every rule.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from commerce_evals.domains.base import DATASETS
+from commerce_evals.lint import RULES, Finding, check, load
+
+
+def _shown(path: str) -> str:
+    """A path relative to the working directory when it is under it (easier to click)."""
+    try:
+        return os.path.relpath(path) if Path(path).is_absolute() else path
+    except ValueError:
+        return path
+
+
+def render(finding: Finding) -> str:
+    return Finding(_shown(finding.path), finding.case, finding.rule, finding.message).line()
+
+
+def lint(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Case files or folders (default: datasets/).", show_default=False),
+    ] = None,
+    rule: Annotated[
+        list[str] | None,
+        typer.Option("--rule", "-r", help="Only these rules (repeatable). Default: every rule."),
+    ] = None,
+    list_rules: Annotated[
+        bool, typer.Option("--list-rules", help="Print the rules and what each checks, then exit.")
+    ] = False,
+) -> None:
+    """Check case files against the fixtures and the authoring rules; exit 1 on any breach."""
+    out = Console(highlight=False, soft_wrap=True)
+    if list_rules:
+        for name, fn in RULES.items():
+            doc = " ".join((fn.__doc__ or "").split())
+            out.print(f"[bold]{name}[/bold]: {escape(doc)}")
+        raise typer.Exit(0)
+    unknown = sorted(set(rule or []) - set(RULES))
+    if unknown:
+        raise typer.BadParameter(f"unknown rules {unknown}; see --list-rules", param_hint="--rule")
+    missing = [p for p in paths or [] if not p.exists()]
+    if missing:
+        raise typer.BadParameter(f"no such file or folder: {missing[0]}", param_hint="PATHS")
+    run = load(paths or [DATASETS])
+    findings = check(run, rule)
+    for path in run.skipped:
+        out.print(f"[dim]skipped {escape(_shown(str(path)))}: not a case file[/dim]")
+    for finding in findings:
+        out.print(escape(render(finding)))
+    files = len({c.path for c in run.cases})
+    summary = f"{len(run.cases)} cases in {files} files, {len(findings)} problems"
+    if findings:
+        out.print(f"[red]{summary}[/red]")
+        raise typer.Exit(1)
+    out.print(f"[green]{summary}[/green]")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("lint")(lint)

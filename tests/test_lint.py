@@ -1,0 +1,119 @@
+"""The authoring lint: each rule has a file under tests/data/lint/ that breaks it (and only it),
+the repository's own datasets pass, and the command exits non-zero naming file, case and rule."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from commerce_evals.cli import app
+from commerce_evals.lint import ERRAND, RULES, LintRun, check, lint_paths, load
+from tests.conftest import DATA
+
+LINT = DATA / "lint"
+FIXTURE_RULES = ("poisoned-id-in-fixtures", "poisoned-manifest")
+CASE_RULES = sorted(set(RULES) - set(FIXTURE_RULES))
+runner = CliRunner()
+
+
+def test_every_rule_has_a_breaking_example() -> None:
+    examples = {p.stem for p in LINT.glob("*.yaml")} | {
+        p.name for p in LINT.iterdir() if p.is_dir()
+    }
+    assert set(RULES) | {"schema"} <= examples
+
+
+@pytest.mark.parametrize("rule", [*CASE_RULES, "schema"])
+def test_breaking_example_is_caught_by_its_rule_alone(rule: str) -> None:
+    path = LINT / f"{rule}.yaml"
+    findings = lint_paths([path])
+    assert findings, f"{path.name} breaks nothing"
+    assert {f.rule for f in findings} == {rule}
+    assert all(f.path == str(path) and f.case.count("-") >= 2 for f in findings)
+
+
+def test_positive_has_negative_sees_each_kind_of_positive() -> None:
+    messages = " | ".join(f.message for f in lint_paths([LINT / "positive-has-negative.yaml"]))
+    for what in ("no_ui", "skill_not_loaded: size-guide", "no-gate:price_cap", "no-disclosure:"):
+        assert what in messages
+
+
+def test_ids_exist_checks_state_shorthand_and_expected() -> None:
+    messages = [f.message for f in lint_paths([LINT / "ids-exist.yaml"])]
+    assert any("P-9999" in m and m.startswith("state") for m in messages)
+    assert any("P-9998" in m and "cart_not_contains" in m for m in messages)
+
+
+def _fixture_run(name: str) -> LintRun:
+    root = LINT / name
+    return LintRun(cases=[], fixtures_root=root / "fixtures", poisoned_root=root / "poisoned")
+
+
+def test_poisoned_id_in_fixtures_names_the_fixture_file() -> None:
+    [finding] = check(_fixture_run("poisoned-id-in-fixtures"), ["poisoned-id-in-fixtures"])
+    assert finding.rule == "poisoned-id-in-fixtures"
+    assert finding.path.endswith("fixtures/shop/orders.json")
+    assert "PE-7001" in finding.message
+
+
+def test_poisoned_manifest_names_the_vector() -> None:
+    [finding] = check(_fixture_run("poisoned-manifest"), ["poisoned-manifest"])
+    assert finding.rule == "poisoned-manifest" and finding.path.endswith("vectors.json")
+    assert "V-01" in finding.message and "review of PE-7001" in finding.message
+
+
+def test_repository_fixtures_pass_the_fixture_rules() -> None:
+    assert check(LintRun(cases=[]), FIXTURE_RULES) == []
+
+
+def test_repository_datasets_pass_the_lint() -> None:
+    findings = lint_paths()
+    assert not findings, "\n".join(f.line() for f in findings)
+
+
+def test_a_folder_skips_yaml_that_holds_no_cases(tmp_path: Path) -> None:
+    (tmp_path / "sets.yaml").write_text("sets:\n  quick: {select: {flows: [discovery]}}\n")
+    (tmp_path / "cases.yaml").write_text((LINT / "rubric-pass-fail.yaml").read_text())
+    run = load([tmp_path])
+    assert run.skipped == [tmp_path / "sets.yaml"]
+    assert [c.case.id for c in run.cases] == ["discovery-904-two-pass-conditions"]
+
+
+@pytest.mark.parametrize(
+    ("text", "errand"),
+    [
+        ("I need a birthday gift for my niece", True),
+        ("Just for a flight tomorrow, I need earbuds", True),
+        ("It's a one-off for a friend's wedding trip", True),
+        ("Show me building sets a 6-year-old could manage", False),
+        ("I only wear vegan shoes", False),
+    ],
+)
+def test_errand_pattern(text: str, errand: bool) -> None:
+    assert bool(ERRAND.search(text)) is errand
+
+
+def test_command_exits_nonzero_naming_file_case_and_rule() -> None:
+    path = LINT / "max-tool-calls.yaml"
+    result = runner.invoke(app, ["lint", str(path)])
+    assert result.exit_code == 1
+    shown = os.path.relpath(path)
+    assert f"{shown}: case discovery-905-budget-below-reference: [max-tool-calls]" in result.output
+    assert "1 problems" in result.output
+
+
+def test_command_passes_on_the_repository() -> None:
+    result = runner.invoke(app, ["lint"])
+    assert result.exit_code == 0, result.output
+    assert " 0 problems" in result.output
+
+
+def test_command_runs_chosen_rules_and_lists_them() -> None:
+    path = str(LINT / "max-tool-calls.yaml")
+    assert runner.invoke(app, ["lint", path, "--rule", "rubric-pass-fail"]).exit_code == 0
+    assert runner.invoke(app, ["lint", path, "--rule", "nope"]).exit_code == 2
+    listed = runner.invoke(app, ["lint", "--list-rules"]).output
+    assert all(name in listed for name in RULES)
