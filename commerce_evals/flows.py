@@ -14,4 +14,8 @@ class FlowSpec:
 
 FLOWS: dict[str, FlowSpec] = {
     "checkout": FlowSpec("shop", "shopper"),
+    "discovery": FlowSpec("shop", "shopper"),
+    "memory": FlowSpec("shop", "shopper"),
+    "merchant": FlowSpec("shop", "merchant"),
+    "injection": FlowSpec("shop", "shopper"),
 }

@@ -1,8 +1,8 @@
 """The authoring lint: seed 000's authoring rules over case files, each rule a pure function.
 
 A case file maps to its domain and agent through the flow in its case ids (`<flow>-<nnn>-...`):
-FLOWS below, or, for a flow not listed, the domain of the same name when that domain has one agent
-(support, dealer). Rules that only make sense for some domains (memory kinds, the stored-fact
+the table in commerce_evals/flows.py, or, for a flow not listed there, the domain of the same name
+when that domain has one agent. Rules that only make sense for some domains (memory kinds, the stored-fact
 search, poisoned fixtures) read DOMAIN_TRAITS and skip the others.
 
 Tags the rules read (free-form otherwise):
@@ -31,23 +31,9 @@ from commerce_evals.domains import WORLDS, load_world
 from commerce_evals.domains.base import DATASETS, FIXTURES, POISONED, AgentProfile, World
 from commerce_evals.domains.shop import poison
 from commerce_evals.domains.shop.gates import EXCLUDED_TOPICS
+from commerce_evals.flows import FLOWS, FlowSpec
 
-# ---- how a case file maps to a domain ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FlowTarget:
-    domain: str
-    agent: str
-
-
-FLOWS: dict[str, FlowTarget] = {
-    "checkout": FlowTarget("shop", "shopper"),
-    "discovery": FlowTarget("shop", "shopper"),
-    "injection": FlowTarget("shop", "shopper"),
-    "memory": FlowTarget("shop", "shopper"),
-    "merchant": FlowTarget("shop", "merchant"),
-}
+# ---- what the domain-specific rules need ------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -118,7 +104,7 @@ class Finding:
 class LintCase:
     path: Path
     case: Case
-    target: FlowTarget | None = None
+    target: FlowSpec | None = None
     world: World | None = None
     profile: AgentProfile | None = None
     problem: str = ""  # why target, world or profile is missing
@@ -201,13 +187,13 @@ def replay_reference(
 # ---- loading ------------------------------------------------------------------------------------------
 
 
-def target_for(flow: str) -> FlowTarget | None:
+def target_for(flow: str) -> FlowSpec | None:
     if flow in FLOWS:
         return FLOWS[flow]
     if flow in WORLDS:
         agents = _world(flow).agents
         if len(agents) == 1:
-            return FlowTarget(flow, next(iter(agents)))
+            return FlowSpec(flow, next(iter(agents)))
     return None
 
 
@@ -230,7 +216,7 @@ def attach(path: Path, case: Case) -> LintCase:
         return item
     if item.target is None:
         item.problem = (
-            f"flow {case.flow!r} maps to no domain: add it to FLOWS in commerce_evals/lint.py"
+            f"flow {case.flow!r} maps to no domain: add it to FLOWS in commerce_evals/flows.py"
         )
         return item
     try:
