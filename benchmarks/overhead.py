@@ -3,9 +3,10 @@
     python benchmarks/overhead.py [--flow checkout] [--epochs 5] [--products 100000]
 
 Prints ratios, never a pass/fail on absolute time:
-- the flow under commerce/reference beside a bare Inspect task that makes the same model calls
-  (the same replayed script, through the same provider) and the same tool calls (to tools that
-  return "{}"), with no domain, events, snapshots or graders: wall-time ratio, target <= 1.2;
+- the flow under commerce/reference beside a bare Inspect task that sends the same messages: the
+  same system prompt, the same replayed model answers through the same provider, and tools that
+  return the results a reference run recorded, with no domain, events, snapshots or graders:
+  wall-time ratio, target <= 1.2;
 - session set-up with the catalog at its demo size and at --products generated products: ratio;
 - a search over the large catalog, in milliseconds per query (an index, not a scan).
 """
@@ -22,6 +23,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageSystem,
+    ChatMessageTool,
     ChatMessageUser,
     execute_tools,
     get_model,
@@ -38,34 +40,51 @@ from commerce_evals.flow import cached_world, flow_task
 from commerce_evals.flows import FLOWS
 
 
-def bare_task(flow_samples: list[Sample], turn_ending: frozenset[str], specs: list[Any]) -> Task:
-    """The same conversations with nothing of ours in the loop but the replayed script."""
+def recorded_conversations(task: Task) -> dict[str, tuple[str, list[str]]]:
+    """Per case: the system prompt and the tool results, in order, of a reference run."""
+    [log] = eval(task, model="commerce/reference", display="none", log_dir="/tmp/bench-logs")
+    recorded = {}
+    for sample in log.samples or []:
+        system = sample.messages[0].text if sample.messages else ""
+        results = [m.text for m in sample.messages if isinstance(m, ChatMessageTool)]
+        recorded[str(sample.id)] = (system, results)
+    return recorded
 
-    async def nothing(**_: Any) -> str:
-        return "{}"
 
-    tools = [
-        ToolDef(
-            nothing,
-            name=s.name,
-            description=s.description,
-            parameters=ToolParams.model_validate(s.parameters),
-        )
-        for s in specs
-    ]
+def bare_task(
+    flow_samples: list[Sample],
+    turn_ending: frozenset[str],
+    specs: list[Any],
+    recorded: dict[str, tuple[str, list[str]]],
+) -> Task:
+    """The same conversations with nothing of ours in the loop: the same system prompt, the same
+    replayed model answers, and tools that return the same results a reference run recorded."""
 
     @solver
     def bare_agent():
         async def solve(state: TaskState, generate: Generate) -> TaskState:
             case = Case.model_validate(state.metadata["case"])
+            system, results = recorded[case.id]
+            outputs = iter(results)
+
+            def make(spec: Any) -> ToolDef:
+                async def replay(**_: Any) -> str:
+                    return next(outputs, "{}")
+
+                params = ToolParams.model_validate(spec.parameters)
+                return ToolDef(
+                    replay, name=spec.name, description=spec.description, parameters=params
+                )
+
+            tools = [make(s) for s in specs]
             token = CURRENT_SCRIPT.set(ReplayScript(case.id, case.script(), turn_ending))
-            messages: list[ChatMessage] = [ChatMessageSystem(content="bare")]
+            messages: list[ChatMessage] = [ChatMessageSystem(content=system)]
             model = get_model()
             try:
                 for user in case.turns:
                     messages.append(ChatMessageUser(content=user))
                     for _ in range(12):
-                        output = await model.generate(messages, tools=tools)
+                        output = await model.generate(messages, tools=tools, cache=False)
                         messages.append(output.message)
                         if not output.message.tool_calls:
                             break
@@ -107,7 +126,8 @@ def harness_ratio(flow: str, epochs: int, repeats: int) -> None:
     world = cached_world(spec.domain, None, True)
     profile = world.agents[spec.agent]
     samples = list(task.dataset)
-    bare = bare_task(samples, profile.roles().turn_ending, list(profile.tools))
+    recorded = recorded_conversations(task)
+    bare = bare_task(samples, profile.roles().turn_ending, list(profile.tools), recorded)
     ours, theirs = [], []
     for _ in range(repeats):  # interleaved, so drift in the machine hits both alike
         theirs.append(timed_eval(bare, epochs))

@@ -6,6 +6,7 @@ import json
 from collections import deque
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import lru_cache
 from string import Template
 from typing import Any
 
@@ -79,6 +80,12 @@ class _PendingCalls:
         return f"{tool}-unmatched"
 
 
+@lru_cache(maxsize=256)
+def tool_params(spec: ToolSpec) -> ToolParams:
+    """A spec's schema as Inspect's ToolParams, validated once rather than once per sample."""
+    return ToolParams.model_validate(spec.parameters)
+
+
 def build_tools(
     session: Session, specs: tuple[ToolSpec, ...], pending: _PendingCalls
 ) -> list[ToolDef]:
@@ -91,7 +98,7 @@ def build_tools(
             execute,
             name=spec.name,
             description=spec.description,
-            parameters=ToolParams.model_validate(spec.parameters),
+            parameters=tool_params(spec),
         )
 
     return [make(spec) for spec in specs]
@@ -157,7 +164,9 @@ async def _run_turn(
     state: TaskState,
 ) -> None:
     for _ in range(max_rounds):
-        output = await model.generate(messages, tools=tools)
+        # Never cached: each epoch must be a fresh run of the agent (Inspect's CLI may turn the
+        # model cache on by default, which would replay one answer across epochs and samples).
+        output = await model.generate(messages, tools=tools, cache=False)
         state.output = output
         message: ChatMessageAssistant = output.message
         messages.append(message)

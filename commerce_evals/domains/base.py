@@ -29,7 +29,7 @@ POISONED = REPO_ROOT / "poisoned"
 DATASETS = REPO_ROOT / "datasets"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: specs are module constants
 class ToolSpec:
     name: str
     description: str
