@@ -137,10 +137,14 @@ def rubric_notes(judgement: CaseJudgement | None, values: dict[str, float]) -> l
     reason = judgement.reason()
     if reason == "judge_failed":
         notes.append(
-            "rubric: unscored (judge_failed): the judge gave no verdict; agent parts stand"
+            "rubric: unscored (judge_failed): a judge failure, not an agent failure; "
+            "passed counts the graded parts only"
         )
     elif reason == "unknown":
-        notes.append("rubric: unscored (unknown): a person must look; never counted as a pass")
+        notes.append(
+            "rubric: unscored (unknown): a person must look, never a pass; "
+            "passed counts the graded parts only"
+        )
     elif reason == "not_judged":
         notes.append("rubric: not judged")
     elif values["rubric"] == 1.0:
