@@ -222,8 +222,8 @@ def test_fingerprint_changes_with_model_rubric_and_template() -> None:
         "template": fingerprint("m/judge", rubric, "template 2", config),
         "config": fingerprint("m/judge", rubric, "template", {**config, "temperature": 1.0}),
     }
-    for what, print_ in changed.items():
-        assert print_.value != base.value, what
+    for what, stamp in changed.items():
+        assert stamp.value != base.value, what
 
 
 def test_context_enters_the_fingerprint_only_where_it_is_used() -> None:
@@ -302,9 +302,9 @@ def judged(model: str, structured: bool = True, timeout: float = 5.0) -> Dimensi
 
         REFERENCE_REPLY.set(REFERENCE)
         grader = get_model(f"commerce/{model}", memoize=False)
-        print_ = fingerprint(str(grader), dimension, default_template(), {})
+        stamp = fingerprint(str(grader), dimension, default_template(), {})
         settings = JudgeSettings(structured=structured, timeout=timeout)
-        return await judge_dimension(grader, dimension, prompt, print_, settings)
+        return await judge_dimension(grader, dimension, prompt, stamp, settings)
 
     return asyncio.run(go())
 

@@ -206,7 +206,11 @@ def _was_cache_read(prompt: str) -> bool:
 
     ModelOutput carries no cache flag; the ModelEvent Inspect records for the call does.
     """
-    for event in reversed(transcript().history.events_since_last(ModelEvent)):
+    try:
+        recent = transcript().history.events_since_last(ModelEvent)
+    except RuntimeError:  # a bounded transcript whose history is gone: report it as not cached
+        return False
+    for event in reversed(recent):
         if isinstance(event, ModelEvent) and event.input and event.input[-1].text == prompt:
             return event.cache == "read"
     return False
@@ -216,7 +220,7 @@ async def judge_dimension(
     model: Model,
     dimension: Dimension,
     prompt: str,
-    print_: Fingerprint,
+    stamp: Fingerprint,
     settings: JudgeSettings,
 ) -> DimensionVerdict:
     try:
@@ -231,7 +235,7 @@ async def judge_dimension(
             dimension.name,
             "judge_failed",
             reason=f"timeout: no reply within {settings.timeout:g}s",
-            fingerprint=print_,
+            fingerprint=stamp,
             called=True,
         )
     except Exception as err:  # any fault of the grader model is the judge's, never the agent's
@@ -239,7 +243,7 @@ async def judge_dimension(
             dimension.name,
             "judge_failed",
             reason=f"error: {type(err).__name__}: {_short(str(err), 400)}",
-            fingerprint=print_,
+            fingerprint=stamp,
             called=True,
         )
     cached = _was_cache_read(prompt)
@@ -249,7 +253,7 @@ async def judge_dimension(
             dimension.name,
             "judge_failed",
             reason="refusal: the judge model declined to answer",
-            fingerprint=print_,
+            fingerprint=stamp,
             called=True,
             cached=cached,
             reply=reply,
@@ -260,7 +264,7 @@ async def judge_dimension(
             dimension.name,
             "judge_failed",
             reason="no verdict in the judge's reply" if reply.strip() else "empty reply",
-            fingerprint=print_,
+            fingerprint=stamp,
             called=True,
             cached=cached,
             reply=reply,
@@ -270,7 +274,7 @@ async def judge_dimension(
         parsed.verdict.lower(),  # type: ignore[arg-type]
         verdict=parsed.verdict,
         critique=parsed.critique,
-        fingerprint=print_,
+        fingerprint=stamp,
         called=True,
         cached=cached,
     )
@@ -316,8 +320,8 @@ async def judge_case(
                 )
                 continue
             prompt = build_prompt(dimension, quoted, context, template)
-            print_ = fingerprint(str(model), dimension, template, config, context)
-            verdicts.append(await judge_dimension(model, dimension, prompt, print_, settings))
+            stamp = fingerprint(str(model), dimension, template, config, context)
+            verdicts.append(await judge_dimension(model, dimension, prompt, stamp, settings))
     finally:
         REFERENCE_REPLY.reset(token)
     return CaseJudgement(verdicts, transcript_sha, cut=quoted.cut)
