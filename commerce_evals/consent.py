@@ -11,7 +11,7 @@ _YES = re.compile(
     r"place the order|approved?)\b",
     re.IGNORECASE,
 )
-_NO = re.compile(r"\b(no|not|don't|do not|wait|hold on|cancel|stop)\b", re.IGNORECASE)
+_NO = re.compile(r"\b(no|not|don't|do not|wait|hold on|stop)\b", re.IGNORECASE)
 
 
 def is_explicit_yes(message: str) -> bool:

@@ -72,3 +72,10 @@ def test_price_change_cap() -> None:
 def test_approval_needs_a_person() -> None:
     gates.approval("CH-1", "dana")
     assert blocked_gate(gates.approval, "CH-1", None) == "approval"
+
+
+def test_a_yes_to_a_cancellation_is_a_yes() -> None:
+    from commerce_evals.consent import is_explicit_yes
+
+    assert is_explicit_yes("Yes, cancel it.")
+    assert not is_explicit_yes("Yes... no wait, don't cancel it.")
