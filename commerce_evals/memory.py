@@ -11,7 +11,7 @@ def memory(
     dataset: str | None = None,
     fixtures: str | None = None,
     instructions: str | None = None,
-    poisoned: bool = True,
+    poisoned: bool = False,
     counterexamples: bool = False,
     max_rounds: int = 12,
     epochs: int = 1,

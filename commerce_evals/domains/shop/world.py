@@ -52,7 +52,7 @@ class ShopWorld(World):
     )
     state_model: ClassVar[type[BaseModel]] = ShopState
     id_fields: ClassVar[frozenset[str]] = frozenset(
-        {"product_id", "product_ids", "cart_not_contains", "order_id"}
+        {"product_id", "product_ids", "cart_not_contains", "order_id", "seen_products"}
     )
 
     def __init__(
