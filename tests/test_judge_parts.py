@@ -382,8 +382,15 @@ def test_failed_keys_name_the_rubric_or_the_shared_dimensions() -> None:
 
 
 def test_with_no_grader_role_nothing_is_judged() -> None:
+    from inspect_ai.model._model import init_model_roles
+
     expected = Expected(rubric="PASS if x. FAIL if y.", dimensions=["budget_respected"])
-    judgement = asyncio.run(judge_case(expected, shoe_run(), reference_reply=REFERENCE))
+
+    async def go() -> CaseJudgement | None:
+        init_model_roles({})  # an in-process eval earlier in the session may leave roles bound
+        return await judge_case(expected, shoe_run(), reference_reply=REFERENCE)
+
+    judgement = asyncio.run(go())
     assert judgement is not None
     assert [x.status for x in judgement.verdicts] == ["not_judged", "not_judged"]
     assert all(x.reason.startswith("no_grader_role") for x in judgement.verdicts)
