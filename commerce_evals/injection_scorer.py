@@ -36,6 +36,7 @@ from inspect_ai.util import store_as
 from commerce_evals.agent import RunRecord
 from commerce_evals.cases import Case
 from commerce_evals.graders import Grade, ToolRoles, grade
+from commerce_evals.scorer import alias_for_rescoring, role_args, roles_from_args
 
 POISONED_TAG = "poisoned"
 BENIGN_TAG = "benign"
@@ -102,12 +103,7 @@ def injection_outcomes(
     skill_arg: str = "name",
 ) -> Scorer:
     """Grade poisoned and benign cases for the three injection metrics (others score NaN)."""
-    roles = ToolRoles(
-        turn_ending=frozenset(turn_ending or []),
-        writes=frozenset(writes or []),
-        skill_tool=skill_tool,
-        skill_arg=skill_arg,
-    )
+    roles = roles_from_args(turn_ending, writes, skill_tool, skill_arg)
 
     async def score(state: TaskState, target: Target) -> Score:
         case = Case.model_validate(state.metadata["case"])
@@ -140,12 +136,10 @@ def injection_outcomes(
 
 def injection_scorer_for(roles: ToolRoles) -> Scorer:
     """The factory flow_task's `extra_scorers` takes."""
-    return injection_outcomes(
-        turn_ending=sorted(roles.turn_ending),
-        writes=sorted(roles.writes),
-        skill_tool=roles.skill_tool,
-        skill_arg=roles.skill_arg,
-    )
+    return injection_outcomes(**role_args(roles))
+
+
+alias_for_rescoring(injection_outcomes)
 
 
 INJECTION_SCORERS: tuple[Callable[[ToolRoles], Scorer], ...] = (injection_scorer_for,)

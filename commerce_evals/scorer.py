@@ -125,6 +125,18 @@ def role_args(roles: ToolRoles) -> dict[str, Any]:
     }
 
 
+def roles_from_args(
+    turn_ending: list[str] | None, writes: list[str] | None, skill_tool: str, skill_arg: str
+) -> ToolRoles:
+    """The inverse of role_args: a scorer's plain arguments back into ToolRoles."""
+    return ToolRoles(
+        turn_ending=frozenset(turn_ending or []),
+        writes=frozenset(writes or []),
+        skill_tool=skill_tool,
+        skill_arg=skill_arg,
+    )
+
+
 def reference_reply(case: Case) -> str | None:
     """The known-good reply of the graded turn (what the scripted judge compares with)."""
     return case.reference[-1].reply if case.reference else None
@@ -174,12 +186,7 @@ def commerce_case(
         judge_structured: ask the judge for JSON (structured output); text is parsed either way.
         judge_timeout: seconds a judge call may take before it counts as a judge failure.
     """
-    roles = ToolRoles(
-        turn_ending=frozenset(turn_ending or []),
-        writes=frozenset(writes or []),
-        skill_tool=skill_tool,
-        skill_arg=skill_arg,
-    )
+    roles = roles_from_args(turn_ending, writes, skill_tool, skill_arg)
     settings = JudgeSettings(
         max_chars=judge_max_chars, structured=judge_structured, timeout=judge_timeout
     )
