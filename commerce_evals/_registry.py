@@ -9,9 +9,12 @@ from commerce_evals.memory import memory
 from commerce_evals.merchant import merchant
 from commerce_evals.providers import commerce
 from commerce_evals.scorer import pass_hat_k
+from commerce_evals.sets import case_set, case_set_flow
 from commerce_evals.support import support
 
 __all__ = [
+    "case_set",
+    "case_set_flow",
     "chaos",
     "checkout",
     "commerce",

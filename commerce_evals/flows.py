@@ -18,4 +18,6 @@ FLOWS: dict[str, FlowSpec] = {
     "memory": FlowSpec("shop", "shopper"),
     "merchant": FlowSpec("shop", "merchant"),
     "injection": FlowSpec("shop", "shopper"),
+    "support": FlowSpec("support", "support"),
+    "dealer": FlowSpec("dealer", "operator"),
 }

@@ -1,0 +1,321 @@
+"""Reading runs back from Inspect logs: the one place diff, gate, compare and trends load them.
+
+A path is a log file or a folder of logs (searched recursively). In a folder, a task run more
+than once for the same model and arguments (an eval-set retry, a re-run) counts once: the newest
+log that finished, else the newest. Samples are read in (id, epoch) order, since Inspect writes
+them in completion order.
+
+A case's result in a run is its epochs' verdicts from the `commerce_case` scorer. An epoch is
+passed, failed, or unscored (a skipped case, no recorded run, or a sample error: the provider's
+fault, kept apart from the agent's). Across epochs a case is `pass` (every scored epoch passed:
+pass^k), `fail` (none did), `flaky` (the epochs disagree) or `unscored`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
+from inspect_ai.scorer import Score
+
+from commerce_evals.set_spec import CaseInfo
+
+SCORER = "commerce_case"
+PARTS = ("outcome", "path", "calls", "rubric")
+PRIORITIES = ("critical", "high", "medium", "low")
+Status = Literal["pass", "fail", "flaky", "unscored"]
+
+
+class LogReadError(ValueError):
+    """Paths that hold no logs, or logs that cannot be read as one run."""
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a key failed: a code grader's reason, or a judge's critique for a rubric dimension."""
+
+    key: str
+    part: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class EpochResult:
+    epoch: int
+    passed: bool | None  # None: unscored (skipped, no run, or a sample error)
+    parts: dict[str, float] = field(default_factory=dict)
+    failed_keys: tuple[str, ...] = ()
+    failures: tuple[Failure, ...] = ()
+    verdicts: tuple[dict[str, Any], ...] = ()
+    error: str | None = None
+    skipped: bool = False
+
+
+@dataclass
+class CaseResult:
+    id: str
+    flow: str
+    priority: str
+    difficulty: str
+    tags: tuple[str, ...]
+    task: str
+    log: str
+    epochs: list[EpochResult] = field(default_factory=list)
+
+    @property
+    def info(self) -> CaseInfo:
+        return CaseInfo(self.id, self.flow, self.priority, self.tags)
+
+    @property
+    def bits(self) -> list[bool]:
+        return [e.passed for e in self.epochs if e.passed is not None]
+
+    @property
+    def status(self) -> Status:
+        bits = self.bits
+        if not bits:
+            return "unscored"
+        if all(bits):
+            return "pass"
+        if not any(bits):
+            return "fail"
+        return "flaky"
+
+    @property
+    def skipped(self) -> bool:
+        return bool(self.epochs) and all(e.skipped for e in self.epochs)
+
+    @property
+    def errors(self) -> int:
+        return sum(e.error is not None for e in self.epochs)
+
+    @property
+    def passes(self) -> int:
+        return sum(self.bits)
+
+    def failures(self) -> list[Failure]:
+        """Each distinct failure over the epochs that failed, in key order of first appearance."""
+        seen: dict[tuple[str, str], Failure] = {}
+        for epoch in self.epochs:
+            if epoch.passed is False:
+                for failure in epoch.failures:
+                    seen.setdefault((failure.key, failure.reason), failure)
+        return list(seen.values())
+
+    def failed_keys(self) -> list[str]:
+        keys: dict[str, None] = {}
+        for epoch in self.epochs:
+            if epoch.passed is False:
+                keys.update(dict.fromkeys(epoch.failed_keys))
+        return list(keys)
+
+
+@dataclass(frozen=True)
+class LogInfo:
+    path: str
+    task: str
+    model: str
+    grader: str | None
+    epochs: int
+    set: str | None
+    created: str
+    status: str
+    task_args: dict[str, Any]
+
+
+@dataclass
+class RunResults:
+    """One model's cases over one or more logs (one log per flow in a set run or a sweep)."""
+
+    model: str
+    logs: list[LogInfo]
+    cases: dict[str, CaseResult]
+
+    @property
+    def epochs(self) -> int:
+        return max((log.epochs for log in self.logs), default=1)
+
+    @property
+    def sets(self) -> list[str]:
+        return sorted({log.set for log in self.logs if log.set})
+
+
+def log_files(paths: Sequence[Path | str]) -> list[Path]:
+    """Every log file named or under a named folder; a path with no log is an error."""
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = [Path(info.name.removeprefix("file://")) for info in list_eval_logs(str(path))]
+            if not found:
+                raise LogReadError(f"{path}: no Inspect logs in this folder")
+            files.extend(sorted(found))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise LogReadError(f"{path}: no such log file or folder")
+    return list(dict.fromkeys(files))
+
+
+def _run_key(log: EvalLog) -> str:
+    spec = log.eval
+    return json.dumps(
+        [spec.task, spec.model, spec.task_args, spec.model_args], sort_keys=True, default=str
+    )
+
+
+def latest_per_run(logs: list[tuple[Path, EvalLog]]) -> list[tuple[Path, EvalLog]]:
+    """The newest finished log of each (task, model, arguments), else the newest of any status."""
+    groups: dict[str, list[tuple[Path, EvalLog]]] = defaultdict(list)
+    for item in logs:
+        groups[_run_key(item[1])].append(item)
+    kept = []
+    for items in groups.values():
+        items.sort(key=lambda item: item[1].eval.created)
+        finished = [item for item in items if item[1].status == "success"]
+        kept.append((finished or items)[-1])
+    return sorted(kept, key=lambda item: (item[1].eval.model, item[1].eval.task, str(item[0])))
+
+
+def read_logs(paths: Sequence[Path | str], latest: bool = True) -> list[tuple[Path, EvalLog]]:
+    """Logs with their samples; with `latest`, one per (task, model, arguments)."""
+    files = log_files(paths)
+    headers = [(path, read_eval_log(str(path), header_only=True)) for path in files]
+    if latest:
+        headers = latest_per_run(headers)
+    return [(path, read_eval_log(str(path))) for path, _ in headers]
+
+
+def sorted_samples(log: EvalLog) -> list[EvalSample]:
+    return sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch))
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
+def _failures(score: Score) -> tuple[Failure, ...]:
+    metadata = score.metadata or {}
+    failures = [
+        Failure(g["key"], g["part"], g["reason"])
+        for g in metadata.get("grades") or []
+        if not g.get("passed")
+    ]
+    for verdict in verdicts_of(score):
+        if verdict.get("status") == "fail":
+            dimension = verdict.get("dimension", "rubric")
+            key = "rubric" if dimension == "rubric" else f"dimensions/{dimension}"
+            failures.append(Failure(key, "rubric", verdict.get("critique") or "judge: Fail"))
+    return tuple(failures)
+
+
+def verdicts_of(score: Score) -> list[dict[str, Any]]:
+    judge = (score.metadata or {}).get("judge") or {}
+    return list(judge.get("verdicts") or [])
+
+
+def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
+    score = (sample.scores or {}).get(scorer)
+    error = sample.error.message if sample.error else None
+    if score is None:
+        return EpochResult(sample.epoch, None, error=error or f"no {scorer} score")
+    value = score.value
+    if not isinstance(value, dict) or _is_nan(value.get("passed", math.nan)):
+        return EpochResult(
+            sample.epoch,
+            None,
+            verdicts=tuple(verdicts_of(score)),
+            error=error,
+            skipped=score.reason == "skipped",
+        )
+    parts = {part: float(value[part]) for part in PARTS if part in value}
+    return EpochResult(
+        sample.epoch,
+        float(value["passed"]) == 1.0,
+        parts=parts,
+        failed_keys=tuple((score.metadata or {}).get("failed_keys") or ()),
+        failures=_failures(score),
+        verdicts=tuple(verdicts_of(score)),
+        error=error,
+    )
+
+
+def _grader(log: EvalLog) -> str | None:
+    roles = log.eval.model_roles or {}
+    grader = roles.get("grader")
+    if isinstance(grader, list):
+        grader = grader[0] if grader else None
+    return grader.model if grader is not None else None
+
+
+def log_info(path: Path, log: EvalLog) -> LogInfo:
+    spec = log.eval
+    return LogInfo(
+        path=str(path),
+        task=spec.task,
+        model=spec.model,
+        grader=_grader(log),
+        epochs=spec.config.epochs or 1,
+        set=(spec.metadata or {}).get("set") or (spec.task_args or {}).get("set"),
+        created=spec.created,
+        status=log.status,
+        task_args=dict(spec.task_args or {}),
+    )
+
+
+def case_results(path: Path, log: EvalLog, scorer: str = SCORER) -> dict[str, CaseResult]:
+    cases: dict[str, CaseResult] = {}
+    for sample in sorted_samples(log):
+        sample_id = str(sample.id)
+        meta = sample.metadata or {}
+        if sample_id not in cases:
+            info = CaseInfo.from_metadata(sample_id, meta)
+            cases[sample_id] = CaseResult(
+                id=sample_id,
+                flow=info.flow,
+                priority=info.priority,
+                difficulty=str(meta.get("difficulty", "")),
+                tags=info.tags,
+                task=log.eval.task,
+                log=str(path),
+            )
+        cases[sample_id].epochs.append(epoch_result(sample, scorer))
+    return cases
+
+
+def results_by_model(logs: list[tuple[Path, EvalLog]]) -> dict[str, RunResults]:
+    """Each model's run: its logs' cases merged (a case id in two logs: the newer log wins)."""
+    runs: dict[str, RunResults] = {}
+    for path, log in sorted(logs, key=lambda item: item[1].eval.created):
+        run = runs.setdefault(log.eval.model, RunResults(log.eval.model, [], {}))
+        run.logs.append(log_info(path, log))
+        run.cases.update(case_results(path, log))
+    for run in runs.values():
+        run.cases = dict(sorted(run.cases.items()))
+    return dict(sorted(runs.items()))
+
+
+def load_run(paths: Sequence[Path | str], model: str | None = None) -> RunResults:
+    """One run (one model) from log files or folders; `model` picks one out of a sweep."""
+    runs = results_by_model(read_logs(paths))
+    where = ", ".join(str(p) for p in paths)
+    if model is not None:
+        if model not in runs:
+            raise LogReadError(f"{where}: no log of model {model!r}; models: {sorted(runs)}")
+        return runs[model]
+    if len(runs) != 1:
+        raise LogReadError(
+            f"{where}: logs of {len(runs)} models ({', '.join(runs)}); pick one with --model"
+        )
+    return next(iter(runs.values()))
+
+
+def load_runs(paths: Sequence[Path | str]) -> dict[str, RunResults]:
+    """Every model's run in the logs (a sweep)."""
+    return results_by_model(read_logs(paths))

@@ -1,0 +1,156 @@
+"""The run sets file (datasets/sets.yaml): which cases each set runs, its epochs, its thresholds.
+
+A set selects cases by what every sample carries in its metadata (flow, tags, priority, id), so
+the same rule picks a set's cases from the case files before a run (commerce_evals/sets.py) and
+from the samples of any log after it (`commerce-evals gate`): a regression gate can be applied to
+an `everything` run.
+
+A case is in a set when its flow is one of `flows` (empty: every flow), and it matches any of
+`tags`, `priorities` or `ids` (none given: every case of those flows), and it carries none of
+`exclude_tags`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from commerce_evals.domains.base import DATASETS
+from commerce_evals.flows import FLOWS
+
+SETS_FILE = DATASETS / "sets.yaml"
+SET_NAME = r"^[a-z][a-z0-9_-]*$"
+Priority = Literal["critical", "high", "medium", "low"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+@dataclass(frozen=True)
+class CaseInfo:
+    """What selection reads of a case: the fields every sample's metadata holds."""
+
+    id: str
+    flow: str
+    priority: str
+    tags: tuple[str, ...]
+
+    @classmethod
+    def from_metadata(cls, sample_id: str, metadata: dict[str, Any]) -> CaseInfo:
+        return cls(
+            id=sample_id,
+            flow=str(metadata.get("flow", sample_id.split("-", 1)[0])),
+            priority=str(metadata.get("priority", "medium")),
+            tags=tuple(metadata.get("tags") or ()),
+        )
+
+
+class Selection(_Strict):
+    flows: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)
+    priorities: list[Priority] = Field(default_factory=list)
+    ids: list[str] = Field(default_factory=list)
+    exclude_tags: list[str] = Field(default_factory=list)
+
+    def matches(self, case: CaseInfo) -> bool:
+        if self.flows and case.flow not in self.flows:
+            return False
+        if set(self.exclude_tags) & set(case.tags):
+            return False
+        if not (self.tags or self.priorities or self.ids):
+            return True
+        return (
+            bool(set(self.tags) & set(case.tags))
+            or case.priority in self.priorities
+            or case.id.split("~", 1)[0] in self.ids
+        )
+
+    def candidate_flows(self) -> list[str]:
+        """The flows whose cases may be in the set, in FLOWS order."""
+        return [flow for flow in FLOWS if not self.flows or flow in self.flows]
+
+
+class Thresholds(_Strict):
+    """What `commerce-evals gate` requires of a run of the set. Unset thresholds are not checked.
+
+    An epoch with no score (a sample error) counts as not passed; skipped cases count for nothing.
+    """
+
+    critical_all_epochs: bool = False  # every critical case passes every epoch
+    min_pass_hat_k: float | None = Field(default=None, ge=0, le=1)  # share passing every epoch
+    min_pass_rate: float | None = Field(default=None, ge=0, le=1)  # share of passing epochs
+    min_pass_rate_by_priority: dict[Priority, float] = Field(default_factory=dict)
+    require_epochs: bool = True  # the run used at least the set's epochs
+    require_all_cases: bool = True  # every selected case of the case files is in the run
+
+    @model_validator(mode="after")
+    def _rates_are_shares(self) -> Thresholds:
+        for priority, rate in self.min_pass_rate_by_priority.items():
+            if not 0 <= rate <= 1:
+                raise ValueError(f"min_pass_rate_by_priority.{priority}: {rate} is not in [0, 1]")
+        return self
+
+
+class RunSet(_Strict):
+    description: str = ""
+    select: Selection = Field(default_factory=Selection)
+    epochs: int = Field(default=1, ge=1)
+    thresholds: Thresholds = Field(default_factory=Thresholds)
+
+
+class SetsFile(_Strict):
+    sets: dict[str, RunSet] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _names_and_flows(self) -> SetsFile:
+        for name, run_set in self.sets.items():
+            if not re.match(SET_NAME, name):
+                raise ValueError(f"sets.{name}: a set name is lowercase letters, digits, - and _")
+            unknown = [f for f in run_set.select.flows if f not in FLOWS]
+            if unknown:
+                raise ValueError(
+                    f"sets.{name}.select.flows: {unknown} are not flows; flows: {sorted(FLOWS)}"
+                )
+        return self
+
+    def get(self, name: str) -> RunSet:
+        if name not in self.sets:
+            raise SetsFileError([f"no set named {name!r}; sets: {sorted(self.sets)}"])
+        return self.sets[name]
+
+
+class SetsFileError(ValueError):
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+def load_sets(path: Path | str | None = None) -> SetsFile:
+    """Read and validate a sets file; every problem is raised together, naming file and field."""
+    path = Path(path) if path else SETS_FILE
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise SetsFileError([f"{path}: cannot read: {err}"]) from err
+    except yaml.YAMLError as err:
+        raise SetsFileError([f"{path}: not valid YAML: {err}"]) from err
+    try:
+        return SetsFile.model_validate(data)
+    except ValidationError as err:
+        raise SetsFileError(
+            [
+                f"{path}: {'.'.join(str(p) for p in e['loc']) or '(file)'}: {e['msg']}"
+                for e in err.errors(include_url=False)
+            ]
+        ) from err
+
+
+def select(run_set: RunSet, cases: Iterable[CaseInfo]) -> list[CaseInfo]:
+    return [case for case in cases if run_set.select.matches(case)]
