@@ -1,0 +1,110 @@
+"""`commerce/flawed-<label>`: a scripted model that fails chosen cases, for run-pattern tests and demos.
+
+It replays each case's reference run, except:
+  -M fail=<ids>    those cases replay their first counterexample, every epoch (a known failure);
+  -M flaky=<ids>   those cases replay it on every other attempt (so k epochs disagree).
+Ids are comma-separated case ids or shell patterns (`checkout-01*`). The label only names the model,
+so a sweep can hold several flawed models side by side (`commerce/flawed-a`, `commerce/flawed-b`).
+
+Counterexamples come from the flow's case files (datasets/<flow>.yaml, or -M dataset=<path>);
+every runnable case has at least one, and each is tested to fail exactly its keys.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fnmatch import fnmatchcase
+from functools import lru_cache
+from typing import Any
+
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
+from inspect_ai.model._model_output import ChatCompletionChoice
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from commerce_evals.agent import CURRENT_SCRIPT, ReplayScript
+from commerce_evals.cases import Case, load_cases
+from commerce_evals.flow import dataset_paths
+from commerce_evals.providers import position, scripted_message, usage_for
+
+PREFIX = "flawed-"
+
+
+def _patterns(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    items = value.split(",") if isinstance(value, str) else list(value)
+    return tuple(str(item).strip() for item in items if str(item).strip())
+
+
+@lru_cache(maxsize=32)
+def _cases(flow: str, dataset: str | None) -> dict[str, Case]:
+    return {case.id: case for case in load_cases(dataset_paths(flow, dataset))}
+
+
+class FlawedReplay(ModelAPI):
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig | None = None,
+        fail: Any = None,
+        flaky: Any = None,
+        dataset: str | None = None,
+        **model_args: Any,
+    ) -> None:
+        if not model_name.startswith(PREFIX) or model_name == PREFIX:
+            raise ValueError(f"a flawed scripted model is named commerce/{PREFIX}<label>")
+        self.fail = _patterns(fail)
+        self.flaky = _patterns(flaky)
+        self.dataset = dataset
+        self._attempts: Counter[str] = Counter()
+        self._broken: dict[int, bool] = {}
+        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+
+    def _matches(self, patterns: tuple[str, ...], case_id: str) -> bool:
+        return any(fnmatchcase(case_id, pattern) for pattern in patterns)
+
+    def _breaks(self, script: ReplayScript, input: list[ChatMessage]) -> bool:
+        """Decided once per attempt (at its first call) and kept for the rest of it."""
+        case_id = script.case_id
+        if position(input) == (0, 0):
+            self._attempts[case_id] += 1
+            broken = self._matches(self.fail, case_id) or (
+                self._matches(self.flaky, case_id) and self._attempts[case_id] % 2 == 0
+            )
+            self._broken[id(script)] = broken
+        return self._broken.get(id(script), False)
+
+    def _counterexample(self, script: ReplayScript) -> ReplayScript:
+        case_id = script.case_id.split("~", 1)[0]
+        case = _cases(case_id.split("-", 1)[0], self.dataset).get(case_id)
+        if case is None or not case.counterexamples:
+            raise RuntimeError(f"commerce/{self.model_name}: case {case_id} has no counterexample")
+        turns = case.script(case.counterexamples[0].name)
+        return ReplayScript(script.case_id, turns, script.turn_ending)
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        script = CURRENT_SCRIPT.get()
+        if script is None:
+            raise RuntimeError(f"commerce/{self.model_name} replays commerce-evals cases only")
+        if self._breaks(script, input):
+            script = self._counterexample(script)
+        message = scripted_message(script, input)
+        message.model = self.model_name
+        return ModelOutput(
+            model=self.model_name,
+            choices=[
+                ChatCompletionChoice(
+                    message=message,
+                    stop_reason="tool_calls" if message.tool_calls else "stop",
+                )
+            ],
+            usage=usage_for(input, message),
+        )
