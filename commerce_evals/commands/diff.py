@@ -1,0 +1,152 @@
+"""`commerce-evals diff BASE NEW`: what changed between two runs, case by case, and is it noise?
+
+BASE and NEW are each a log file or a folder of logs (a set run, an eval-set sweep). Two models
+or two runs of one model alike; from a sweep folder holding several models, pick each side with
+--base-model / --new-model. Exit code 0: nothing regressed; 1: some case regressed; 2: error.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from commerce_evals.commands._output import EXIT_FAILED, console, die
+from commerce_evals.diffing import BUCKETS, CaseChange, Diff, diff_runs
+from commerce_evals.formatting import epochs_text, rate
+from commerce_evals.logs import LogReadError, RunResults, load_run
+
+TITLES = {
+    "newly_failing": "Newly failing",
+    "flaky": "Flaky (epochs disagree in the new run)",
+    "still_failing": "Still failing",
+    "fixed": "Fixed",
+    "still_passing": "Still passing",
+    "unscored": "Unscored (skipped, or no verdict: sample error)",
+    "only_base": "Only in BASE",
+    "only_new": "Only in NEW",
+}
+SHORT = {
+    "newly_failing": "newly failing",
+    "flaky": "flaky",
+    "still_failing": "still failing",
+    "fixed": "fixed",
+    "still_passing": "passing",
+    "unscored": "unscored",
+    "only_base": "only base",
+    "only_new": "only new",
+}
+
+
+def describe_run(label: str, run: RunResults, paths: str) -> str:
+    tasks = ", ".join(sorted({log.task for log in run.logs}))
+    return (
+        f"{label}  {run.model}  ({len(run.cases)} cases, {run.epochs} epoch(s); {tasks})  {paths}"
+    )
+
+
+def priority_table(diff: Diff) -> Table:
+    table = Table(title="Cases by priority", title_justify="left")
+    table.add_column("priority")
+    shown = [b for b in BUCKETS if diff.bucket(b)]
+    for bucket in shown:
+        table.add_column(SHORT[bucket], justify="right")
+    for priority, counts in diff.counts_by_priority().items():
+        table.add_row(priority, *(str(counts.get(b, 0)) for b in shown))
+    return table
+
+
+def print_failures(out: Console, change: CaseChange, limit: int) -> None:
+    new = change.new
+    if new is None:
+        return
+    failures = new.failures()
+    for failure in failures[:limit]:
+        reason = " ".join(failure.reason.split())
+        out.print(f"      {failure.key} ({failure.part}): {reason}", markup=False)
+    if len(failures) > limit:
+        out.print(f"      ... {len(failures) - limit} more", markup=False)
+    errors = [e.error for e in new.epochs if e.error]
+    if errors:
+        out.print(f"      sample error: {errors[0]}", markup=False)
+
+
+def print_bucket(out: Console, diff: Diff, bucket: str, details: bool, limit: int) -> None:
+    changes = diff.bucket(bucket)  # type: ignore[arg-type]
+    if not changes:
+        return
+    out.print(f"\n{TITLES[bucket]} ({len(changes)})", style="bold", markup=False)
+    for change in changes:
+        case = change.new or change.base
+        assert case is not None
+        flag = "  REGRESSED" if change.regressed and bucket == "flaky" else ""
+        keys = ", ".join(change.new.failed_keys()) if change.new else ""
+        out.print(
+            f"  {change.priority:<8} {change.id}  [{case.flow}]  "
+            f"base {epochs_text(change.base)} -> new {epochs_text(change.new)}"
+            f"{'  failed: ' + keys if keys and not details else ''}{flag}",
+            markup=False,
+        )
+        if details:
+            print_failures(out, change, limit)
+
+
+def print_diff(out: Console, diff: Diff, alpha: float, limit: int, show_passing: bool) -> None:
+    out.print(priority_table(diff))
+    for bucket in ("newly_failing", "flaky"):
+        print_bucket(out, diff, bucket, details=True, limit=limit)
+    for bucket in ("still_failing", "fixed", "unscored", "only_base", "only_new"):
+        print_bucket(out, diff, bucket, details=False, limit=limit)
+    if show_passing:
+        print_bucket(out, diff, "still_passing", details=False, limit=limit)
+    base_rate, new_rate = diff.pass_rates()
+    out.print(
+        f"\npass^k over the {diff.test.shared} cases both runs scored: "
+        f"{rate(base_rate)} -> {rate(new_rate)}",
+        markup=False,
+    )
+    out.print(diff.test.describe(alpha), markup=False)
+    regressions = diff.regressions
+    if regressions:
+        out.print(
+            f"REGRESSED: {len(regressions)} case(s): " + ", ".join(c.id for c in regressions),
+            style="bold red",
+            markup=False,
+        )
+    else:
+        out.print("No case regressed.", style="bold green", markup=False)
+
+
+def diff_command(
+    base: Annotated[Path, typer.Argument(help="BASE: a log file or a folder of logs.")],
+    new: Annotated[Path, typer.Argument(help="NEW: a log file or a folder of logs.")],
+    base_model: Annotated[
+        str | None, typer.Option(help="The model to take from BASE when it holds several.")
+    ] = None,
+    new_model: Annotated[
+        str | None, typer.Option(help="The model to take from NEW when it holds several.")
+    ] = None,
+    alpha: Annotated[float, typer.Option(help="Significance level for McNemar's test.")] = 0.05,
+    reasons: Annotated[int, typer.Option(help="Failed keys shown per case.")] = 8,
+    passing: Annotated[bool, typer.Option(help="Also list cases passing in both.")] = False,
+) -> None:
+    """Newly failing, fixed, still failing and flaky cases by priority, with McNemar's test."""
+    try:
+        base_run = load_run([base], base_model)
+        new_run = load_run([new], new_model)
+    except LogReadError as err:
+        die(str(err))
+    out = console()
+    out.print(describe_run("BASE", base_run, str(base)), markup=False)
+    out.print(describe_run("NEW ", new_run, str(new)), markup=False)
+    diff = diff_runs(base_run, new_run)
+    print_diff(out, diff, alpha, reasons, passing)
+    if diff.regressions:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("diff")(diff_command)

@@ -1,0 +1,40 @@
+"""How run-pattern reports write a case's epochs, a rate and a cost (no pandas needed)."""
+
+from __future__ import annotations
+
+import math
+
+from commerce_evals.logs import CaseResult
+
+CELL = {"pass": "pass", "fail": "FAIL", "flaky": "flaky", "unscored": "unscored"}
+
+
+def _missing(value: float | None) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def epochs_text(case: CaseResult | None) -> str:
+    """`2/3` passing epochs, `skipped`, `error`, or `-` when the run lacks the case."""
+    if case is None:
+        return "-"
+    if case.skipped:
+        return "skipped"
+    scored = len(case.bits)
+    if scored == 0:
+        return "error" if case.errors else "unscored"
+    return f"{case.passes}/{scored}" + (f" +{case.errors} err" if case.errors else "")
+
+
+def cell(case: CaseResult | None) -> str:
+    """A matrix cell: status and passing epochs, e.g. `FAIL 0/3`, `flaky 2/3`, `pass 3/3`."""
+    if case is None or case.skipped or not case.bits:
+        return epochs_text(case)
+    return f"{CELL[case.status]} {epochs_text(case)}"
+
+
+def rate(value: float | None) -> str:
+    return "n/a" if _missing(value) else f"{100 * float(value):.1f}%"  # type: ignore[arg-type]
+
+
+def money(value: float | None, currency: str) -> str:
+    return "unknown" if _missing(value) else f"{float(value):,.4f} {currency}"  # type: ignore[arg-type]
