@@ -1,0 +1,104 @@
+"""Several models' runs side by side: the case matrix, the failure sets, rates, tokens and cost.
+
+Per-case results (pass^k across epochs) come from commerce_evals/logs.py, as in diff and gate;
+rates, verdicts and token usage come from Inspect's analysis data frames (commerce_evals/frames.py),
+which the charts are drawn from too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from commerce_evals.frames import (
+    dimension_rates,
+    eval_frame,
+    part_rates,
+    priority_rates,
+    sample_frame,
+    token_usage,
+)
+from commerce_evals.logs import PRIORITIES, CaseResult, RunResults, read_logs, results_by_model
+from commerce_evals.prices import PriceTable
+
+
+def _rank(case: CaseResult) -> tuple[int, str]:
+    priority = PRIORITIES.index(case.priority) if case.priority in PRIORITIES else len(PRIORITIES)
+    return priority, case.id
+
+
+@dataclass(frozen=True)
+class Comparison:
+    runs: dict[str, RunResults]
+    parts: pd.DataFrame
+    priorities: pd.DataFrame
+    dimensions: pd.DataFrame
+    usage: pd.DataFrame
+    currency: str
+
+    @property
+    def models(self) -> list[str]:
+        return list(self.runs)
+
+    def case_ids(self) -> list[str]:
+        cases: dict[str, CaseResult] = {}
+        for run in self.runs.values():
+            for case_id, case in run.cases.items():
+                cases.setdefault(case_id, case)
+        return [c.id for c in sorted(cases.values(), key=_rank)]
+
+    def case(self, model: str, case_id: str) -> CaseResult | None:
+        return self.runs[model].cases.get(case_id)
+
+    def info(self, case_id: str) -> CaseResult:
+        return next(run.cases[case_id] for run in self.runs.values() if case_id in run.cases)
+
+    def failure_set(self, model: str) -> list[str]:
+        """Cases that did not pass every epoch under the model (failed or flaky)."""
+        return [
+            case_id
+            for case_id in self.case_ids()
+            if (case := self.case(model, case_id)) and case.status in ("fail", "flaky")
+        ]
+
+    def failing_anywhere(self) -> list[str]:
+        failing = {case_id for model in self.models for case_id in self.failure_set(model)}
+        return [case_id for case_id in self.case_ids() if case_id in failing]
+
+    def failing_everywhere(self) -> list[str]:
+        sets = [set(self.failure_set(model)) for model in self.models]
+        common = set.intersection(*sets) if sets else set()
+        return [case_id for case_id in self.case_ids() if case_id in common]
+
+    def failing_only(self, model: str) -> list[str]:
+        others = {c for m in self.models if m != model for c in self.failure_set(m)}
+        return [c for c in self.failure_set(model) if c not in others]
+
+    def disagreements(self) -> list[str]:
+        """Cases whose status is not the same under every model."""
+        out = []
+        for case_id in self.case_ids():
+            statuses = {
+                case.status if (case := self.case(m, case_id)) else "absent" for m in self.models
+            }
+            if len(statuses) > 1:
+                out.append(case_id)
+        return out
+
+
+def build_comparison(paths: Sequence[Path | str], prices: PriceTable) -> Comparison:
+    logs = read_logs(paths)
+    files = [path for path, _ in logs]
+    samples = sample_frame([log for _, log in logs])
+    evals = eval_frame(files)
+    return Comparison(
+        runs=results_by_model(logs),
+        parts=part_rates(samples),
+        priorities=priority_rates(samples),
+        dimensions=dimension_rates(samples),
+        usage=token_usage(evals, prices),
+        currency=prices.currency,
+    )
