@@ -7,6 +7,7 @@ from commerce_evals.discovery import discovery
 from commerce_evals.injection import injection
 from commerce_evals.memory import memory
 from commerce_evals.merchant import merchant
+from commerce_evals.production import production
 from commerce_evals.providers import commerce
 from commerce_evals.scorer import pass_hat_k
 from commerce_evals.sets import case_set, case_set_flow
@@ -23,5 +24,6 @@ __all__ = [
     "memory",
     "merchant",
     "pass_hat_k",
+    "production",
     "support",
 ]
