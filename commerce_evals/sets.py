@@ -1,6 +1,7 @@
 """Running a set: one Inspect command for the regression set, a flow's targeted set, or everything.
 
-    inspect eval commerce_evals/sets.py@case_set -T set=regression --log-dir logs/regression
+    inspect eval commerce_evals/case_set -T set=regression --log-dir logs/regression
+    (or, from a checkout: inspect eval commerce_evals/sets.py@case_set -T set=regression)
 
 `case_set` is an Inspect task source: it yields one task per flow that has cases in the set (each
 the flow's own task, filtered to the set's cases, with the set's epochs), so a set can span
