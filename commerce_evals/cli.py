@@ -14,7 +14,6 @@ app = typer.Typer(
 )
 
 
-
 @app.callback()
 def main() -> None:
     """Keeps `commerce-evals <command>` a group even while only one command is registered."""
