@@ -20,11 +20,10 @@ from inspect_ai.model import (
     ModelOutput,
     modelapi,
 )
-from inspect_ai.model._model_output import ChatCompletionChoice
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 
 from commerce_evals.agent import CURRENT_SCRIPT
-from commerce_evals.providers import position, usage_for
+from commerce_evals.providers import ScriptedModelAPI, position
 
 FAULTS = ("malformed-args", "unknown-tool", "empty", "endless", "huge", "error")
 HUGE = 2_000_000
@@ -95,18 +94,11 @@ def _some_args(tools: list[ToolInfo]) -> dict[str, Any]:
     }
 
 
-class ChaosModel(ModelAPI):
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
+class ChaosModel(ScriptedModelAPI):
+    def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         if model_name not in (*FAULTS, "mixed"):
             raise ValueError(f"unknown fault chaos/{model_name}; choose from {[*FAULTS, 'mixed']}")
-        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+        super().__init__(model_name, *args, **kwargs)
 
     async def generate(
         self,
@@ -119,16 +111,7 @@ class ChaosModel(ModelAPI):
         fault = fault_for(self.model_name, script.case_id if script else "")
         if fault == "error":
             raise ProviderFault("the provider failed: 500 internal error (chaos/error)")
-        message = chaos_message(fault, input, tools)
-        return ModelOutput(
-            model=f"chaos/{self.model_name}",
-            choices=[
-                ChatCompletionChoice(
-                    message=message, stop_reason="tool_calls" if message.tool_calls else "stop"
-                )
-            ],
-            usage=usage_for(input, message),
-        )
+        return self.output(input, chaos_message(fault, input, tools))
 
 
 @modelapi(name="chaos")

@@ -15,15 +15,4 @@ def checkout(
     max_rounds: int = 12,
     epochs: int = 1,
 ) -> Task:
-    return flow_task(
-        "checkout",
-        domain="shop",
-        agent="shopper",
-        dataset=dataset,
-        fixtures=fixtures,
-        instructions=instructions,
-        poisoned=poisoned,
-        counterexamples=counterexamples,
-        max_rounds=max_rounds,
-        epochs=epochs,
-    )
+    return flow_task("checkout", **locals())

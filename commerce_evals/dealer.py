@@ -16,14 +16,4 @@ def dealer(
     max_rounds: int = 12,
     epochs: int = 1,
 ) -> Task:
-    return flow_task(
-        "dealer",
-        domain="dealer",
-        agent="operator",
-        dataset=dataset,
-        fixtures=fixtures,
-        instructions=instructions,
-        counterexamples=counterexamples,
-        max_rounds=max_rounds,
-        epochs=epochs,
-    )
+    return flow_task("dealer", **locals())

@@ -17,14 +17,13 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from typing import Any
 
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput
-from inspect_ai.model._model_output import ChatCompletionChoice
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from commerce_evals.agent import CURRENT_SCRIPT, ReplayScript
+from commerce_evals.agent import ReplayScript
 from commerce_evals.cases import Case, load_cases
 from commerce_evals.flow import dataset_paths
-from commerce_evals.providers import position, scripted_message, usage_for
+from commerce_evals.providers import ScriptedModelAPI, current_script, position, scripted_message
 
 PREFIX = "flawed-"
 
@@ -41,17 +40,15 @@ def _cases(flow: str, dataset: str | None) -> dict[str, Case]:
     return {case.id: case for case in load_cases(dataset_paths(flow, dataset))}
 
 
-class FlawedReplay(ModelAPI):
+class FlawedReplay(ScriptedModelAPI):
     def __init__(
         self,
         model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
+        *args: Any,
         fail: Any = None,
         flaky: Any = None,
         dataset: str | None = None,
-        **model_args: Any,
+        **kwargs: Any,
     ) -> None:
         if not model_name.startswith(PREFIX) or model_name == PREFIX:
             raise ValueError(f"a flawed scripted model is named commerce/{PREFIX}<label>")
@@ -60,7 +57,7 @@ class FlawedReplay(ModelAPI):
         self.dataset = dataset
         self._attempts: Counter[str] = Counter()
         self._broken: dict[int, bool] = {}
-        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+        super().__init__(model_name, *args, **kwargs)
 
     def _matches(self, patterns: tuple[str, ...], case_id: str) -> bool:
         return any(fnmatchcase(case_id, pattern) for pattern in patterns)
@@ -91,20 +88,7 @@ class FlawedReplay(ModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> ModelOutput:
-        script = CURRENT_SCRIPT.get()
-        if script is None:
-            raise RuntimeError(f"commerce/{self.model_name} replays commerce-evals cases only")
+        script = current_script(f"commerce/{self.model_name}")
         if self._breaks(script, input):
             script = self._counterexample(script)
-        message = scripted_message(script, input)
-        message.model = self.model_name
-        return ModelOutput(
-            model=self.model_name,
-            choices=[
-                ChatCompletionChoice(
-                    message=message,
-                    stop_reason="tool_calls" if message.tool_calls else "stop",
-                )
-            ],
-            usage=usage_for(input, message),
-        )
+        return self.output(input, scripted_message(script, input))

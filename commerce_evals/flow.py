@@ -16,6 +16,7 @@ from commerce_evals.cases import Case, CaseFileError, case_files, load_case_sour
 from commerce_evals.chain import resolve_chains, with_chains
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import DATASETS, AgentProfile, World, fingerprint
+from commerce_evals.flows import FLOWS
 from commerce_evals.graders import ToolRoles
 from commerce_evals.judging import check_expected
 from commerce_evals.scorer import commerce_case, role_args
@@ -83,8 +84,8 @@ def samples_for(cases: list[Case], counterexamples: bool, meta: dict[str, str]) 
 
 def flow_task(
     flow: str,
-    domain: str,
-    agent: str,
+    domain: str | None = None,
+    agent: str | None = None,
     dataset: str | None = None,
     fixtures: str | None = None,
     instructions: str | None = None,
@@ -99,8 +100,8 @@ def flow_task(
 
     Args:
         flow: the flow's name; its cases are datasets/<flow>.yaml unless `dataset` is given.
-        domain: the domain whose World and tools the agent gets.
-        agent: which of the domain's agents (instructions and tool set).
+        domain: the domain whose World and tools the agent gets (default: from flows.FLOWS).
+        agent: which of the domain's agents, instructions and tool set (default: from FLOWS).
         dataset: a case file or folder to use instead.
         fixtures: a fixtures folder to use instead of fixtures/<domain>.
         instructions: a file of agent instructions to use instead of the domain's.
@@ -112,6 +113,9 @@ def flow_task(
         variables: values for $placeholders in the instructions, over the World's own.
         extra_scorers: scorers to run beside commerce_case, each built from the agent's roles.
     """
+    if domain is None or agent is None:
+        spec = FLOWS[flow]
+        domain, agent = domain or spec.domain, agent or spec.agent
     world = cached_world(domain, fixtures, poisoned)
     profile = world.agents[agent]
     instructions_path = Path(instructions) if instructions else profile.instructions

@@ -18,16 +18,4 @@ def injection(
     max_rounds: int = 12,
     epochs: int = 1,
 ) -> Task:
-    return flow_task(
-        "injection",
-        domain="shop",
-        agent="shopper",
-        dataset=dataset,
-        fixtures=fixtures,
-        instructions=instructions,
-        poisoned=poisoned,
-        counterexamples=counterexamples,
-        max_rounds=max_rounds,
-        epochs=epochs,
-        extra_scorers=INJECTION_SCORERS,
-    )
+    return flow_task("injection", extra_scorers=INJECTION_SCORERS, **locals())

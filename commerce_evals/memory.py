@@ -16,15 +16,4 @@ def memory(
     max_rounds: int = 12,
     epochs: int = 1,
 ) -> Task:
-    return flow_task(
-        "memory",
-        domain="shop",
-        agent="shopper",
-        dataset=dataset,
-        fixtures=fixtures,
-        instructions=instructions,
-        poisoned=poisoned,
-        counterexamples=counterexamples,
-        max_rounds=max_rounds,
-        epochs=epochs,
-    )
+    return flow_task("memory", **locals())

@@ -18,16 +18,4 @@ def merchant(
     max_rounds: int = 12,
     epochs: int = 1,
 ) -> Task:
-    return flow_task(
-        "merchant",
-        domain="shop",
-        agent="merchant",
-        dataset=dataset,
-        fixtures=fixtures,
-        instructions=instructions,
-        poisoned=poisoned,
-        counterexamples=counterexamples,
-        max_rounds=max_rounds,
-        epochs=epochs,
-        extra_scorers=INJECTION_SCORERS,
-    )
+    return flow_task("merchant", extra_scorers=INJECTION_SCORERS, **locals())

@@ -107,7 +107,9 @@ def scripted_step(script: ReplayScript, turn_index: int, round_index: int) -> Ch
     )
 
 
-class ReplayModel(ModelAPI):
+class ScriptedModelAPI(ModelAPI):
+    """What every scripted model shares: no credentials, and usage counted without a tokenizer."""
+
     def __init__(
         self,
         model_name: str,
@@ -116,11 +118,40 @@ class ReplayModel(ModelAPI):
         config: GenerateConfig | None = None,
         **model_args: Any,
     ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+
+    def output(
+        self,
+        input: list[ChatMessage],
+        message: ChatMessageAssistant,
+        stop_reason: str | None = None,
+    ) -> ModelOutput:
+        message.model = self.model_name
+        stop = stop_reason or ("tool_calls" if message.tool_calls else "stop")
+        return ModelOutput(
+            model=self.model_name,
+            choices=[ChatCompletionChoice(message=message, stop_reason=cast(Any, stop))],
+            usage=usage_for(input, message),
+        )
+
+
+def current_script(model_name: str) -> ReplayScript:
+    """The script of the sample being served; scripted agents only run on commerce-evals tasks."""
+    script = CURRENT_SCRIPT.get()
+    if script is None:
+        raise RuntimeError(
+            f"{model_name} replays commerce-evals cases: run it on a commerce_evals task"
+        )
+    return script
+
+
+class ReplayModel(ScriptedModelAPI):
+    def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         if model_name not in SCRIPTED_MODELS:
             raise ValueError(
                 f"unknown scripted model commerce/{model_name}; choose one of {SCRIPTED_MODELS}"
             )
-        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+        super().__init__(model_name, *args, **kwargs)
 
     async def generate(
         self,
@@ -129,22 +160,8 @@ class ReplayModel(ModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> ModelOutput:
-        script = CURRENT_SCRIPT.get()
-        if script is None:
-            raise RuntimeError(
-                "commerce/reference replays commerce-evals cases: run it on a commerce_evals task"
-            )
-        message = scripted_message(script, input)
-        return ModelOutput(
-            model=self.model_name,
-            choices=[
-                ChatCompletionChoice(
-                    message=message,
-                    stop_reason="tool_calls" if message.tool_calls else "stop",
-                )
-            ],
-            usage=usage_for(input, message),
-        )
+        script = current_script(f"commerce/{self.model_name}")
+        return self.output(input, scripted_message(script, input))
 
 
 def judge_behaviour(model_name: str) -> str | None:
@@ -198,21 +215,14 @@ FIXED = {
 }
 
 
-class ScriptedJudge(ModelAPI):
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
+class ScriptedJudge(ScriptedModelAPI):
+    def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         behaviour = judge_behaviour(model_name)
         if behaviour not in JUDGE_BEHAVIOURS:
             names = ["judge", *(f"judge-{b}" for b in JUDGE_BEHAVIOURS if b != "reference")]
             raise ValueError(f"unknown scripted judge commerce/{model_name}; choose one of {names}")
         self.behaviour = behaviour
-        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+        super().__init__(model_name, *args, **kwargs)
 
     async def generate(
         self,
@@ -247,12 +257,7 @@ class ScriptedJudge(ModelAPI):
     def _output(
         self, input: list[ChatMessage], text: str, stop_reason: str = "stop"
     ) -> ModelOutput:
-        message = ChatMessageAssistant(content=text, model=self.model_name)
-        return ModelOutput(
-            model=self.model_name,
-            choices=[ChatCompletionChoice(message=message, stop_reason=cast(Any, stop_reason))],
-            usage=usage_for(input, message),
-        )
+        return self.output(input, ChatMessageAssistant(content=text), stop_reason)
 
 
 def create_model(model_name: str, *args: Any, **kwargs: Any) -> ModelAPI:

@@ -15,14 +15,4 @@ def support(
     max_rounds: int = 12,
     epochs: int = 1,
 ) -> Task:
-    return flow_task(
-        "support",
-        domain="support",
-        agent="support",
-        dataset=dataset,
-        fixtures=fixtures,
-        instructions=instructions,
-        counterexamples=counterexamples,
-        max_rounds=max_rounds,
-        epochs=epochs,
-    )
+    return flow_task("support", **locals())
