@@ -17,7 +17,8 @@ ANY = "*"
 CENT = 0.01 + 1e-9
 
 
-def _as_number(value: Any) -> float | None:
+def as_number(value: Any) -> float | None:
+    """A number, or a numeric string such as \"$1,250.00\", as a float; None otherwise."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
@@ -48,7 +49,7 @@ def matches(pattern: Any, value: Any) -> bool:
     if pattern is None:
         return value is None
     if isinstance(pattern, int | float) or isinstance(value, int | float):
-        left, right = _as_number(pattern), _as_number(value)
+        left, right = as_number(pattern), as_number(value)
         return left is not None and right is not None and abs(left - right) <= CENT
     if isinstance(pattern, str) and isinstance(value, str):
         return pattern.strip().casefold() == value.strip().casefold()

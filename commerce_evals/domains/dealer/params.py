@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any, Literal
 
 from commerce_evals.domains.base import ToolFailure
+from commerce_evals.matching import as_number
 
 ParamType = Literal["string", "number", "integer", "date", "enum"]
 
@@ -41,12 +42,12 @@ class Param:
     def parse(self, value: Any) -> Any:
         where = f"params.{self.name}"
         if self.type == "number":
-            number = _number(value)
+            number = as_number(value)
             if number is None or number <= 0:
                 raise ToolFailure(f"{where} must be a positive amount in dollars, e.g. 24500")
             return number
         if self.type == "integer":
-            number = _number(value)
+            number = as_number(value)
             if number is None or number < 0 or not float(number).is_integer():
                 raise ToolFailure(f"{where} must be a whole number, 0 or more")
             return int(number)
@@ -63,19 +64,6 @@ class Param:
         if not isinstance(value, str) or not value.strip():
             raise ToolFailure(f"{where} must be non-empty text")
         return value.strip()
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value.strip().lstrip("$").replace(",", ""))
-        except ValueError:
-            return None
-    return None
 
 
 def clean_params(
