@@ -3,7 +3,7 @@
     inspect eval commerce_evals/production --model none \\
         --model-role grader=anthropic/claude-haiku-4-5 -T traffic=captures/2026-w48.jsonl
 
-The dataset is a traffic file (commerce_evals/traffic.py); a bad line is reported (file, line,
+The dataset is a traffic file (commerce_evals/runs/traffic.py); a bad line is reported (file, line,
 field) and skipped, and the task's metadata keeps the list. The solver replays each conversation
 without calling any model: the captured Run goes in the sample store (as a flow's run does) and
 the transcript gets its messages. The scorer judges it on the shared dimensions
@@ -40,8 +40,8 @@ from commerce_evals.events import ReplyEvent, Run, ToolCallEvent, ToolResultEven
 from commerce_evals.flow import cached_world
 from commerce_evals.judging import JudgeSettings, judge_case, shared_dimensions
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
+from commerce_evals.runs.traffic import Conversation, load_traffic
 from commerce_evals.scorer import alias_for_rescoring
-from commerce_evals.traffic import Conversation, load_traffic
 
 logger = logging.getLogger(__name__)
 EXAMPLE_TRAFFIC = DATASETS / "production" / "example.jsonl"

@@ -25,7 +25,7 @@ from inspect_ai import Epochs, Task, TaskSource, task, task_source, task_with
 
 from commerce_evals.cases import CaseFileError, load_cases
 from commerce_evals.flow import dataset_paths
-from commerce_evals.set_spec import CaseInfo, RunSet, load_sets
+from commerce_evals.runs.set_spec import CaseInfo, RunSet, load_sets
 
 logger = logging.getLogger(__name__)
 

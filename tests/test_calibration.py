@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from commerce_evals.calibration import (
+from commerce_evals.cli import app
+from commerce_evals.commands import calibrate as calibrate_command
+from commerce_evals.judging.calibration import (
     CalibrationRefused,
     Confusion,
     HumanLabel,
@@ -21,10 +23,8 @@ from commerce_evals.calibration import (
     in_test_split,
     percentile,
 )
-from commerce_evals.cli import app
-from commerce_evals.commands import calibrate as calibrate_command
+from commerce_evals.judging.labels import Label, LabelFileError, append_label, now, read_labels
 from commerce_evals.judging.records import JudgedItem
-from commerce_evals.labels import Label, LabelFileError, append_label, now, read_labels
 
 # ---- the hand-computed example -----------------------------------------------------------------
 #

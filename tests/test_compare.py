@@ -12,10 +12,10 @@ from inspect_ai.log import read_eval_log
 from typer.testing import CliRunner
 
 from commerce_evals.cli import app
-from commerce_evals.comparison import Comparison, build_comparison
-from commerce_evals.frames import token_usage
-from commerce_evals.logs import load_runs, log_files
-from commerce_evals.prices import PriceTable, load_prices
+from commerce_evals.runs.comparison import Comparison, build_comparison
+from commerce_evals.runs.frames import token_usage
+from commerce_evals.runs.logs import load_runs, log_files
+from commerce_evals.runs.prices import PriceTable, load_prices
 from tests.run_pattern_logs import A_FAIL, A_FLAKY, B_FAIL, EPOCHS, MODELS, SUBSET, sweep_dir
 
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -24,8 +24,8 @@ from typer.testing import CliRunner
 from commerce_evals.checkout import checkout
 from commerce_evals.cli import app
 from commerce_evals.commands.label import label_items, label_loop
+from commerce_evals.judging.labels import read_labels
 from commerce_evals.judging.records import read_judged
-from commerce_evals.labels import read_labels
 from commerce_evals.providers import JUDGE_CALLS
 from tests.conftest import DATA, MINI_SHOP
 from tests.helpers import case_score, run_task, samples_by_id

@@ -16,10 +16,10 @@ from typer.testing import CliRunner
 
 from commerce_evals.cli import app
 from commerce_evals.judging import shared_dimensions
-from commerce_evals.logs import log_files, sorted_samples
 from commerce_evals.production import EXAMPLE_TRAFFIC
-from commerce_evals.traffic import load_traffic
-from commerce_evals.trends import _dedupe, trends
+from commerce_evals.runs.logs import log_files, sorted_samples
+from commerce_evals.runs.traffic import load_traffic
+from commerce_evals.runs.trends import _dedupe, trends
 from tests.run_pattern_logs import production_dir
 
 SPLIT = "2026-11-25"  # conversations before it are judged Pass, from it on Fail

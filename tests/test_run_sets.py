@@ -13,8 +13,8 @@ from commerce_evals.cases import load_cases
 from commerce_evals.cli import app
 from commerce_evals.flow import dataset_paths
 from commerce_evals.flows import FLOWS
-from commerce_evals.logs import log_files
-from commerce_evals.set_spec import CaseInfo, Selection, SetsFileError, load_sets
+from commerce_evals.runs.logs import log_files
+from commerce_evals.runs.set_spec import CaseInfo, Selection, SetsFileError, load_sets
 from commerce_evals.sets import flows_with_cases
 from tests.run_pattern_logs import regression_dir
 

@@ -11,14 +11,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from commerce_evals.calibration import (
+from commerce_evals.judging.calibration import (
     DimensionReport,
     HumanLabel,
     JudgeVerdict,
     calibrate_dimension,
 )
+from commerce_evals.judging.labels import LabelFileError, read_labels
 from commerce_evals.judging.records import read_judged
-from commerce_evals.labels import LabelFileError, read_labels
 
 
 def _pct(value: float | None) -> str:

@@ -16,14 +16,14 @@ from rich.console import Console
 from rich.table import Table
 
 from commerce_evals.commands._output import console, die
-from commerce_evals.formatting import cell, money, rate
-from commerce_evals.logs import PARTS, PRIORITIES, LogReadError
-from commerce_evals.prices import PriceFileError, load_prices
+from commerce_evals.runs.formatting import cell, money, rate
+from commerce_evals.runs.logs import PARTS, PRIORITIES, LogReadError
+from commerce_evals.runs.prices import PriceFileError, load_prices
 
 if TYPE_CHECKING:  # pandas is imported only when the command runs (the reports extra)
     import pandas as pd
 
-    from commerce_evals.comparison import Comparison
+    from commerce_evals.runs.comparison import Comparison
 
 
 def matrix_table(comparison: Comparison, case_ids: list[str], title: str) -> Table:
@@ -116,8 +116,8 @@ def compare_command(
 ) -> None:
     """Case-by-model matrix, failure sets, per-part and per-dimension rates, tokens and cost."""
     try:
-        from commerce_evals.compare_report import markdown, write_charts
-        from commerce_evals.comparison import build_comparison
+        from commerce_evals.runs.compare_report import markdown, write_charts
+        from commerce_evals.runs.comparison import build_comparison
     except ImportError as err:  # pandas, pyarrow, matplotlib: the dev or reports extra
         die(f"compare needs pandas, pyarrow and matplotlib (pip install -e '.[reports]'): {err}")
     try:

@@ -15,9 +15,9 @@ from rich.console import Console
 from rich.table import Table
 
 from commerce_evals.commands._output import EXIT_FAILED, console, die
-from commerce_evals.diffing import BUCKETS, CaseChange, Diff, diff_runs
-from commerce_evals.formatting import epochs_text, rate
-from commerce_evals.logs import LogReadError, RunResults, load_run
+from commerce_evals.runs.diffing import BUCKETS, CaseChange, Diff, diff_runs
+from commerce_evals.runs.formatting import epochs_text, rate
+from commerce_evals.runs.logs import LogReadError, RunResults, load_run
 
 TITLES = {
     "newly_failing": "Newly failing",

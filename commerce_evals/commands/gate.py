@@ -15,9 +15,9 @@ import typer
 from rich.table import Table
 
 from commerce_evals.commands._output import EXIT_FAILED, console, die
-from commerce_evals.gating import GateReport, gate
-from commerce_evals.logs import LogReadError, RunResults, load_run
-from commerce_evals.set_spec import SetsFileError, load_sets
+from commerce_evals.runs.gating import GateReport, gate
+from commerce_evals.runs.logs import LogReadError, RunResults, load_run
+from commerce_evals.runs.set_spec import SetsFileError, load_sets
 
 
 def which_set(run: RunResults, given: str | None) -> str:

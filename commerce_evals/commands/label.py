@@ -31,9 +31,9 @@ from commerce_evals.events import (
     UiEvent,
 )
 from commerce_evals.judging.dimensions import RUBRIC, shared_dimensions
+from commerce_evals.judging.labels import Label, LabelFileError, append_label, now, read_labels
 from commerce_evals.judging.prompt import sha
 from commerce_evals.judging.records import case_score, read_log, sample_case, sample_run
-from commerce_evals.labels import Label, LabelFileError, append_label, now, read_labels
 
 CHOICES = {"p": "Pass", "f": "Fail", "s": "Skip"}
 

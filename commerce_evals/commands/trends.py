@@ -14,8 +14,8 @@ import typer
 from rich.table import Table
 
 from commerce_evals.commands._output import console, die
-from commerce_evals.formatting import rate
-from commerce_evals.logs import LogReadError
+from commerce_evals.runs.formatting import rate
+from commerce_evals.runs.logs import LogReadError
 
 
 def trends_command(
@@ -27,8 +27,8 @@ def trends_command(
     if period not in ("day", "week", "month"):
         die(f"--period must be day, week or month, not {period!r}")
     try:
-        from commerce_evals.charts import trend_lines
-        from commerce_evals.trends import trends
+        from commerce_evals.runs.charts import trend_lines
+        from commerce_evals.runs.trends import trends
     except ImportError as err:
         die(f"trends needs pandas, pyarrow and matplotlib (pip install -e '.[reports]'): {err}")
     try:

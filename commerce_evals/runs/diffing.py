@@ -17,8 +17,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
-from commerce_evals.logs import PRIORITIES, CaseResult, RunResults
-from commerce_evals.stats import McNemar, mcnemar
+from commerce_evals.runs.logs import PRIORITIES, CaseResult, RunResults
+from commerce_evals.runs.stats import McNemar, mcnemar
 
 Bucket = Literal[
     "newly_failing",

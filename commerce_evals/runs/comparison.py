@@ -1,7 +1,7 @@
 """Several models' runs side by side: the case matrix, the failure sets, rates, tokens and cost.
 
-Per-case results (pass^k across epochs) come from commerce_evals/logs.py, as in diff and gate;
-rates, verdicts and token usage come from Inspect's analysis data frames (commerce_evals/frames.py),
+Per-case results (pass^k across epochs) come from commerce_evals/runs/logs.py, as in diff and gate;
+rates, verdicts and token usage come from Inspect's analysis data frames (commerce_evals/runs/frames.py),
 which the charts are drawn from too.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from commerce_evals.frames import (
+from commerce_evals.runs.frames import (
     dimension_rates,
     eval_frame,
     part_rates,
@@ -21,8 +21,8 @@ from commerce_evals.frames import (
     sample_frame,
     token_usage,
 )
-from commerce_evals.logs import PRIORITIES, CaseResult, RunResults, read_logs, results_by_model
-from commerce_evals.prices import PriceTable
+from commerce_evals.runs.logs import PRIORITIES, CaseResult, RunResults, read_logs, results_by_model
+from commerce_evals.runs.prices import PriceTable
 
 
 def _rank(case: CaseResult) -> tuple[int, str]:

@@ -26,8 +26,8 @@ from inspect_ai.analysis import (
 )
 from inspect_ai.log import EvalLog
 
-from commerce_evals.logs import PARTS, PRIORITIES, SCORER
-from commerce_evals.prices import PriceTable
+from commerce_evals.runs.logs import PARTS, PRIORITIES, SCORER
+from commerce_evals.runs.prices import PriceTable
 
 # Scorers whose metadata holds judge verdicts: the flows' and the production task's.
 JUDGED_SCORERS = (SCORER, "production_judges")
@@ -48,7 +48,7 @@ def _json(value: Any) -> Any:
 def sample_frame(logs: Sequence[EvalLog]) -> pd.DataFrame:
     """One row per sample epoch; `verdicts` holds the judge verdicts (a list, maybe empty).
 
-    Takes logs already read (commerce_evals.logs.read_logs), so they are not parsed twice."""
+    Takes logs already read (commerce_evals.runs.logs.read_logs), so they are not parsed twice."""
     columns = [
         *SampleSummary,
         *EvalModel,

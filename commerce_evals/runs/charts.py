@@ -1,4 +1,4 @@
-"""PNG charts drawn with matplotlib (headless) from the frames in commerce_evals/frames.py."""
+"""PNG charts drawn with matplotlib (headless) from the frames in commerce_evals/runs/frames.py."""
 
 from __future__ import annotations
 

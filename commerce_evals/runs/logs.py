@@ -24,7 +24,7 @@ from typing import Any, Literal
 from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
 from inspect_ai.scorer import Score
 
-from commerce_evals.set_spec import CaseInfo
+from commerce_evals.runs.set_spec import CaseInfo
 
 SCORER = "commerce_case"
 PARTS = ("outcome", "path", "calls", "rubric")

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from commerce_evals.cases import load_cases
 from commerce_evals.flow import EVAL_ONLY_TAGS, dataset_paths
-from commerce_evals.logs import PRIORITIES, CaseResult, RunResults
-from commerce_evals.set_spec import CaseInfo, RunSet
+from commerce_evals.runs.logs import PRIORITIES, CaseResult, RunResults
+from commerce_evals.runs.set_spec import CaseInfo, RunSet
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from typing import Literal
 
 import pandas as pd
 
-from commerce_evals.frames import sample_frame, verdict_rows
-from commerce_evals.logs import read_logs
+from commerce_evals.runs.frames import sample_frame, verdict_rows
+from commerce_evals.runs.logs import read_logs
 
 Period = Literal["day", "week", "month"]
 FORMATS = {"day": "%Y-%m-%d", "week": "%G-W%V", "month": "%Y-%m"}

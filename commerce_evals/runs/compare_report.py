@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from commerce_evals.charts import grouped_bars, stacked_tokens
-from commerce_evals.comparison import Comparison
-from commerce_evals.formatting import cell, money, rate
-from commerce_evals.logs import PARTS, PRIORITIES
+from commerce_evals.runs.charts import grouped_bars, stacked_tokens
+from commerce_evals.runs.comparison import Comparison
+from commerce_evals.runs.formatting import cell, money, rate
+from commerce_evals.runs.logs import PARTS, PRIORITIES
 
 CHARTS = {
     "parts": "pass_rates.png",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from commerce_evals.logs import CaseResult
+from commerce_evals.runs.logs import CaseResult
 
 CELL = {"pass": "pass", "fail": "FAIL", "flaky": "flaky", "unscored": "unscored"}
 
