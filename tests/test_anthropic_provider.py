@@ -9,23 +9,26 @@ import pytest
 from inspect_ai import eval
 
 from commerce_evals.agent import ReplayScript, RunRecord, render_instructions
-from commerce_evals.cases import load_cases
-from commerce_evals.flow import cached_world, dataset_paths, flow_task
+from commerce_evals.cases import Case
+from commerce_evals.chain import start_session
+from commerce_evals.flow import cached_world, flow_task
 from commerce_evals.flows import FLOWS
 from tests.anthropic_stub import AnthropicStub, StubCase, tag_requests_with_case
 from tests.helpers import case_score, run_task, samples_by_id
 
 
 def stub_cases(flow: str) -> list[StubCase]:
+    """Each case's system prompt as the solver renders it (chained cases start where they start)."""
     spec = FLOWS[flow]
-    world = cached_world(spec.domain, None, True)
+    world = cached_world(spec.domain, None, False)
     profile = world.agents[spec.agent]
     template = profile.instructions.read_text()
     cases = []
-    for case in load_cases(dataset_paths(flow, None)):
+    for sample in flow_task(flow).dataset:
+        case = Case.model_validate(sample.metadata["case"])
         if case.skip:
             continue
-        session = world.session(case.state)
+        session = start_session(world, profile.tools, case, sample.metadata.get("chain"))
         system = render_instructions(template, world.instruction_variables(), session)
         script = ReplayScript(case.id, case.script(), profile.roles().turn_ending)
         cases.append(StubCase(case.id, system, case.turns, script))
@@ -38,15 +41,14 @@ def anthropic_env(monkeypatch: pytest.MonkeyPatch) -> None:
     tag_requests_with_case(monkeypatch)
 
 
-@pytest.mark.parametrize("flow", ["checkout"])
+@pytest.mark.parametrize("flow", ["checkout", "support", "dealer"])
 def test_flow_passes_through_the_anthropic_provider_as_under_reference(
     flow: str, anthropic_env: None
 ) -> None:
-    spec = FLOWS[flow]
-    reference = samples_by_id(run_task(flow_task(flow, domain=spec.domain, agent=spec.agent)))
+    reference = samples_by_id(run_task(flow_task(flow)))
     with AnthropicStub(stub_cases(flow)) as stub:
         [log] = eval(
-            flow_task(flow, domain=spec.domain, agent=spec.agent),
+            flow_task(flow),
             model="anthropic/claude-sonnet-4-5",
             model_base_url=stub.base_url,
             display="none",
@@ -74,8 +76,10 @@ def test_flow_passes_through_the_anthropic_provider_as_under_reference(
         for turn in sample.store_as(RunRecord).run.turns
         for event in turn.results()
     }
-    assert {"ok", "blocked"} <= recorded, "the flow should exercise a gate"
-    assert recorded - {"needs_person"} <= {s.lower() for s in sent} | {"needs_person"}
+    assert "ok" in recorded and len(recorded) > 1, (
+        "the flow should meet a gate, an error or a person"
+    )
+    assert recorded <= {status.lower() for status in sent}
 
 
 def _text(block: dict) -> str:
