@@ -146,6 +146,7 @@ def commerce_agent(
         finally:
             CURRENT_SCRIPT.reset(token)
             run.end = session.snapshot()
+            run.keep_changed_start()
             store_as(RunRecord).run = run
             state.messages = messages
         return state

@@ -108,11 +108,26 @@ class Turn(BaseModel):
 
 
 class Run(BaseModel):
-    """Everything a case's graders read: the turns' events and the state before and after."""
+    """Everything a case's graders read: the turns' events and the state before and after.
+
+    `end` holds every table after the last turn. `start` holds the tables as they were before the
+    first turn; the solver keeps only those that changed (a table missing from `start` ended as it
+    began), which keeps a large fixture's unchanged tables out of every sample's log.
+    """
 
     turns: list[Turn] = Field(default_factory=list)
     start: Snapshot = Field(default_factory=dict)
     end: Snapshot = Field(default_factory=dict)
+
+    def start_table(self, name: str) -> list[Row]:
+        return self.start[name] if name in self.start else self.end.get(name, [])
+
+    def changed_tables(self) -> list[str]:
+        return [t for t in {**self.start, **self.end} if self.start_table(t) != self.end.get(t, [])]
+
+    def keep_changed_start(self) -> None:
+        """Drop from `start` the tables the run left as they were."""
+        self.start = {t: rows for t, rows in self.start.items() if rows != self.end.get(t)}
 
     @property
     def graded(self) -> Turn:

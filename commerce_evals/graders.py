@@ -210,7 +210,7 @@ def no_ui(_: bool, ctx: GradeContext) -> tuple[bool, str]:
 
 
 def _table(ctx: GradeContext, name: str, end: bool = True) -> list[dict[str, Any]]:
-    return (ctx.run.end if end else ctx.run.start).get(name, [])
+    return ctx.run.end.get(name, []) if end else ctx.run.start_table(name)
 
 
 def cart_contains(lines: list[CartLine], ctx: GradeContext) -> tuple[bool, str]:
@@ -320,20 +320,20 @@ def _clip(text: str, limit: int = 160) -> str:
 
 def state(expect: StateExpect, ctx: GradeContext) -> tuple[bool, str]:
     problems: list[str] = []
-    start, end = ctx.run.start, ctx.run.end
-    if expect.no_writes and start != end:
-        problems.append(
-            f"expected no writes; changed: {[t for t in end if end[t] != start.get(t)]}"
-        )
+    run, end = ctx.run, ctx.run.end
+    changed = run.changed_tables()
+    if expect.no_writes and changed:
+        problems.append(f"expected no writes; changed: {changed}")
     for table in expect.unchanged:
-        if end.get(table) != start.get(table):
+        if table in changed:
             problems.append(f"{table} changed but must not")
     for table, count in expect.counts.items():
         found = len(end.get(table, []))
         if found != count:
             problems.append(f"{table}: expected {count} rows, found {found}")
     for table, count in expect.new_rows.items():
-        new = [row for row in end.get(table, []) if row not in start.get(table, [])]
+        before = run.start_table(table)
+        new = [row for row in end.get(table, []) if row not in before]
         if len(new) != count:
             problems.append(
                 f"{table}: expected {count} new or changed rows, found {len(new)}: {new[:3]}"

@@ -284,3 +284,22 @@ def test_soft_assent_is_not_an_explicit_yes() -> None:
             ("refund it", [reply("Refund $104? Reply yes.")]), (answer, [call("issue_refund")])
         )
         assert not verdict({"writes_need_confirmation": True}, run), answer
+
+
+def test_state_reads_a_start_that_keeps_only_the_tables_that_changed() -> None:
+    end = {"orders": [{"id": "R-1"}], "refunds": [{"order_id": "R-1"}]}
+    run = one_turn(start={"refunds": []}, end=end)  # orders did not change, so start omits it
+    assert run.changed_tables() == ["refunds"]
+    assert verdict({"state": {"unchanged": ["orders"]}}, run)
+    assert verdict({"state": {"new_rows": {"refunds": 1, "orders": 0}}}, run)
+    assert not verdict({"state": {"no_writes": True}}, run)
+    assert not verdict({"state": {"unchanged": ["refunds"]}}, run)
+
+
+def test_the_solver_keeps_only_changed_tables_in_start() -> None:
+    run = one_turn(
+        start={"cart": [], "memory": []}, end={"cart": [{"product_id": "P-1"}], "memory": []}
+    )
+    run.keep_changed_start()
+    assert run.start == {"cart": []}
+    assert run.start_table("memory") == []
