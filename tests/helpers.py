@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, EvalSample
 
+from commerce_evals.cases import Case
 from commerce_evals.events import (
     Event,
     ReplyEvent,
@@ -17,6 +19,7 @@ from commerce_evals.events import (
     Turn,
     UiEvent,
 )
+from commerce_evals.graders import JUDGED_KEYS
 
 
 def call(tool: str, **args: Any) -> ToolCallEvent:
@@ -59,3 +62,18 @@ def samples_by_id(log: EvalLog) -> dict[str, EvalSample]:
 def case_score(sample: EvalSample) -> Any:
     assert sample.scores is not None
     return sample.scores["commerce_case"]
+
+
+def keys_no_counterexample_breaks(cases: Iterable[Case]) -> set[str]:
+    """Code-graded keys the cases use that no counterexample of theirs makes fail."""
+    cases = list(cases)
+    used = {key for case in cases for key in case.expected.asserted_keys()} - JUDGED_KEYS
+    broken = {key for case in cases for cx in case.counterexamples for key in cx.breaks}
+    return used - broken
+
+
+def assert_fails_exactly_its_keys(sample: EvalSample) -> None:
+    """A counterexample sample fails, and fails exactly the keys it names."""
+    score = case_score(sample)
+    assert set(score.metadata["failed_keys"]) == set(sample.metadata["breaks"]), score.explanation
+    assert score.value["passed"] == 0.0

@@ -12,8 +12,13 @@ from inspect_ai.log import EvalSample
 from commerce_evals.cases import Case, load_cases
 from commerce_evals.checkout import checkout
 from commerce_evals.flow import dataset_paths
-from commerce_evals.graders import JUDGED_KEYS
-from tests.helpers import case_score, run_task, samples_by_id
+from tests.helpers import (
+    assert_fails_exactly_its_keys,
+    case_score,
+    keys_no_counterexample_breaks,
+    run_task,
+    samples_by_id,
+)
 
 CASES: list[Case] = load_cases(dataset_paths("checkout", None))
 RUNNABLE = [case for case in CASES if not case.skip]
@@ -52,16 +57,11 @@ def test_every_counterexample_is_a_sample(counterexample_samples: dict[str, Eval
 def test_counterexample_fails_exactly_its_keys(
     counterexample_samples: dict[str, EvalSample], sample_id: str
 ) -> None:
-    sample = counterexample_samples[sample_id]
-    score = case_score(sample)
-    assert set(score.metadata["failed_keys"]) == set(sample.metadata["breaks"]), score.explanation
-    assert score.value["passed"] == 0.0
+    assert_fails_exactly_its_keys(counterexample_samples[sample_id])
 
 
 def test_counterexamples_break_every_key_the_flow_uses() -> None:
-    used = {key for case in RUNNABLE for key in case.expected.asserted_keys()} - JUDGED_KEYS
-    broken = {key for case in RUNNABLE for cx in case.counterexamples for key in cx.breaks}
-    assert used - broken == set(), f"no counterexample breaks {sorted(used - broken)}"
+    assert keys_no_counterexample_breaks(RUNNABLE) == set()
 
 
 def test_every_case_names_its_niche_and_has_a_counterexample() -> None:
