@@ -34,6 +34,7 @@ from commerce_evals.events import (
     Turn,
     TurnEndEvent,
 )
+from commerce_evals.graders import tables_read
 
 DEFAULT_MAX_ROUNDS = 12
 
@@ -146,7 +147,7 @@ def commerce_agent(
         finally:
             CURRENT_SCRIPT.reset(token)
             run.end = session.snapshot()
-            run.keep_changed_start()
+            run.keep_for_grading(tables_read(case.expected))
             store_as(RunRecord).run = run
             state.messages = messages
         return state

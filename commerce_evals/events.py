@@ -110,9 +110,10 @@ class Turn(BaseModel):
 class Run(BaseModel):
     """Everything a case's graders read: the turns' events and the state before and after.
 
-    `end` holds every table after the last turn. `start` holds the tables as they were before the
-    first turn; the solver keeps only those that changed (a table missing from `start` ended as it
-    began), which keeps a large fixture's unchanged tables out of every sample's log.
+    `end` holds the tables after the last turn, `start` the tables as they were before the first.
+    The solver keeps, in `end`, the tables that changed and those the case's graders read, and in
+    `start` only the tables that changed (a table missing from `start` ended as it began): a large
+    fixture's untouched tables stay out of every sample's log.
     """
 
     turns: list[Turn] = Field(default_factory=list)
@@ -125,9 +126,11 @@ class Run(BaseModel):
     def changed_tables(self) -> list[str]:
         return [t for t in {**self.start, **self.end} if self.start_table(t) != self.end.get(t, [])]
 
-    def keep_changed_start(self) -> None:
-        """Drop from `start` the tables the run left as they were."""
-        self.start = {t: rows for t, rows in self.start.items() if rows != self.end.get(t)}
+    def keep_for_grading(self, read: set[str]) -> None:
+        """Keep what graders need: changed tables (before and after) and the tables they read."""
+        changed = set(self.changed_tables())
+        self.start = {t: rows for t, rows in self.start.items() if t in changed}
+        self.end = {t: rows for t, rows in self.end.items() if t in changed or t in read}
 
     @property
     def graded(self) -> Turn:

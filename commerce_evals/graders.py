@@ -406,6 +406,23 @@ GRADERS: dict[str, tuple[Part, GraderFn]] = {
 
 JUDGED_KEYS = {"rubric", "dimensions"}
 
+# The snapshot tables each state key reads (the `state` key names its own).
+TABLES_READ: dict[str, set[str]] = {
+    "cart_contains": {"cart"},
+    "cart_item_count": {"cart"},
+    "cart_not_contains": {"cart"},
+    "staged_change_kinds": {"staged_changes"},
+    "no_applied_changes": {"applied_changes"},
+    "memory_contains": {"memory"},
+    "memory_not_contains": {"memory"},
+}
+
+
+def tables_read(expected: Expected) -> set[str]:
+    """Every snapshot table the case's graders read (besides the ones the run changes)."""
+    tables = {t for key in expected.asserted_keys() for t in TABLES_READ.get(key, ())}
+    return tables | (expected.state.tables() if expected.state else set())
+
 
 def grade(expected: Expected, run: Run, roles: ToolRoles) -> list[Grade]:
     """Every code-graded key the case asserts, in declaration order."""

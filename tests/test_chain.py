@@ -13,7 +13,6 @@ from commerce_evals.cases import Case, CaseFileError, load_case_sources
 from commerce_evals.chain import ChainError, resolve_chains, start_session
 from commerce_evals.dealer import dealer
 from commerce_evals.domains import load_world
-from commerce_evals.events import Run
 from commerce_evals.flow import flow_task
 from tests.conftest import MINI_SHOP
 from tests.helpers import case_score, run_task, samples_by_id
@@ -164,9 +163,11 @@ def alone() -> dict[str, EvalSample]:
 
 
 def _start(sample: EvalSample) -> dict[str, Any]:
-    """Every table as the sample began (the stored start keeps only the tables that changed)."""
-    run = Run.model_validate(sample.store["RunRecord:run"])
-    return {table: run.start_table(table) for table in run.end}
+    """Every table as the sample began: its session rebuilt from the chain the sample carries."""
+    world = load_world("dealer")
+    case = Case.model_validate(sample.metadata["case"])
+    session = start_session(world, world.agents["operator"].tools, case, sample.metadata["chain"])
+    return session.snapshot()
 
 
 def test_a_case_run_alone_starts_where_its_chain_ends(alone: dict[str, EvalSample]) -> None:

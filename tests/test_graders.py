@@ -8,7 +8,7 @@ import pytest
 
 from commerce_evals.cases import Expected
 from commerce_evals.events import Run, UiEvent
-from commerce_evals.graders import GRADERS, ToolRoles, grade
+from commerce_evals.graders import GRADERS, ToolRoles, grade, tables_read
 from tests.helpers import call, make_run, reply, result, ui
 
 ROLES = ToolRoles(
@@ -296,10 +296,14 @@ def test_state_reads_a_start_that_keeps_only_the_tables_that_changed() -> None:
     assert not verdict({"state": {"unchanged": ["refunds"]}}, run)
 
 
-def test_the_solver_keeps_only_changed_tables_in_start() -> None:
-    run = one_turn(
-        start={"cart": [], "memory": []}, end={"cart": [{"product_id": "P-1"}], "memory": []}
+def test_the_run_keeps_changed_tables_and_the_tables_graders_read() -> None:
+    start = {"cart": [], "memory": [], "orders": [{"id": "O-1"}], "refunds": []}
+    end = {"cart": [{"product_id": "P-1"}], "memory": [], "orders": [{"id": "O-1"}], "refunds": []}
+    run = one_turn(start=start, end=end)
+    expected = Expected.model_validate(
+        {"memory_not_contains": ["x"], "state": {"unchanged": ["orders"]}}
     )
-    run.keep_changed_start()
+    run.keep_for_grading(tables_read(expected))
     assert run.start == {"cart": []}
-    assert run.start_table("memory") == []
+    assert set(run.end) == {"cart", "memory", "orders"}
+    assert verdict(expected.model_dump(exclude_defaults=True), run)
