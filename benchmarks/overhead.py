@@ -1,6 +1,6 @@
 """Harness overhead, session set-up against catalog size, and search speed, measured side by side.
 
-    python benchmarks/overhead.py [--flow checkout] [--epochs 5] [--products 100000]
+    python benchmarks/overhead.py [--flow checkout|all] [--epochs 5] [--products 100000]
 
 Prints ratios, never a pass/fail on absolute time:
 - the flow under commerce/reference beside a bare Inspect task that sends the same messages: the
@@ -193,12 +193,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--flow", default="checkout", choices=sorted(FLOWS))
+    parser.add_argument("--flow", default="checkout", choices=[*sorted(FLOWS), "all"])
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--products", type=int, default=100_000)
     args = parser.parse_args()
-    harness_ratio(args.flow, args.epochs, args.repeats)
+    for flow in sorted(FLOWS) if args.flow == "all" else [args.flow]:
+        harness_ratio(flow, args.epochs, args.repeats)
     session_and_search(args.products)
 
 
