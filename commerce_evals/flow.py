@@ -52,9 +52,14 @@ def check_cases(sources: list[tuple[Path, Case]], world: World, agent: AgentProf
         raise CaseFileError(problems)
 
 
-def case_metadata(case: Case, agent_fingerprint: dict[str, str]) -> dict[str, Any]:
+def case_metadata(
+    case: Case, agent_fingerprint: dict[str, str], counterexamples: bool = False
+) -> dict[str, Any]:
+    # A sample's metadata is deep-copied for every metric key of every score view, so a run of
+    # the cases leaves out the counterexamples it does not replay.
+    exclude = None if counterexamples else {"counterexamples"}
     return {
-        "case": case.model_dump(mode="json", exclude_defaults=True),
+        "case": case.model_dump(mode="json", exclude_defaults=True, exclude=exclude),
         "flow": case.flow,
         "priority": case.priority,
         "difficulty": case.difficulty,
@@ -67,7 +72,7 @@ def case_metadata(case: Case, agent_fingerprint: dict[str, str]) -> dict[str, An
 def samples_for(cases: list[Case], counterexamples: bool, meta: dict[str, str]) -> list[Sample]:
     samples: list[Sample] = []
     for case in cases:
-        base = case_metadata(case, meta)
+        base = case_metadata(case, meta, counterexamples)
         if not counterexamples:
             samples.append(Sample(id=case.id, input=case.turns[0], metadata=base))
             continue

@@ -16,14 +16,13 @@ from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, EvalSample
 
 from commerce_evals.cases import Case, CaseFileError
-from commerce_evals.graders import JUDGED_KEYS
 from commerce_evals.injection_scorer import (
     ATTACK_KEYS,
     ATTACK_SUCCESS,
     BENIGN_UTILITY,
     UTILITY_UNDER_ATTACK,
 )
-from tests.helpers import case_score, samples_by_id
+from tests.helpers import case_score, keys_no_counterexample_breaks, samples_by_id
 
 FLOWS = ("discovery", "memory", "merchant", "injection")
 INJECTION_FLOWS = ("merchant", "injection")
@@ -78,7 +77,10 @@ def test_every_case_passes_under_reference(flow_run: FlowRun) -> None:
 
 
 def test_every_case_has_counterexamples(flow_run: FlowRun) -> None:
-    without = [i for i, s in flow_run.cases.items() if not case_of(s).counterexamples]
+    with_counterexamples = {case_of(s).id for s in flow_run.counterexamples.values()}
+    without = [
+        i for i in flow_run.cases if case_of(flow_run.cases[i]).id not in with_counterexamples
+    ]
     assert not without
 
 
@@ -95,13 +97,9 @@ def test_every_counterexample_fails_exactly_what_it_names(flow_run: FlowRun) -> 
 
 
 def test_counterexamples_together_break_every_key_the_flow_uses(flow_run: FlowRun) -> None:
-    used: set[str] = set()
-    broken: set[str] = set()
-    for sample in flow_run.cases.values():
-        case = case_of(sample)
-        used |= set(case.expected.asserted_keys()) - JUDGED_KEYS
-        broken |= {k for cx in case.counterexamples for k in cx.breaks}
-    assert used - broken == set()
+    # the counterexample samples carry their cases whole (a run of the cases leaves them out)
+    cases = {case_of(s).id: case_of(s) for s in flow_run.counterexamples.values()}
+    assert keys_no_counterexample_breaks(cases.values()) == set()
 
 
 def _metric(log: EvalLog, name: str, metric: str = "rate") -> float:
