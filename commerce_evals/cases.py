@@ -207,6 +207,20 @@ class Counterexample(Strict):
         return [value] if isinstance(value, str) else value
 
 
+class Alternative(Strict):
+    """A scripted good run that differs from the reference and must pass every key.
+
+    Other wording or formats of the same facts, an extra read-only lookup, another valid order of
+    calls: what a careful reviewer would accept. `turns` replaces the last len(turns) turns of the
+    reference, as a counterexample's do. Each alternative is also an oracle for the end state: a
+    run passes the closed-world outcome when its changes match the reference's or any alternative's.
+    """
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    turns: list[ScriptedTurn] = Field(min_length=1)
+    note: str = ""
+
+
 class Case(Strict):
     id: str
     priority: Literal["critical", "high", "medium", "low"] = "medium"
@@ -221,6 +235,7 @@ class Case(Strict):
     expected: Expected
     notes: str = ""
     reference: list[ScriptedTurn] | None = None
+    alternatives: list[Alternative] = Field(default_factory=list)
     counterexamples: list[Counterexample] = Field(default_factory=list)
 
     @field_validator("id")
@@ -247,6 +262,12 @@ class Case(Strict):
             )
         keys = set(self.expected.asserted_keys())
         names: set[str] = set()
+        for alt in self.alternatives:
+            if alt.name in names:
+                raise ValueError(f"alternatives: name {alt.name!r} is used twice")
+            names.add(alt.name)
+            if len(alt.turns) > len(self.turns):
+                raise ValueError(f"alternatives.{alt.name}.turns: more turns than the case has")
         for cx in self.counterexamples:
             if cx.name in names:
                 raise ValueError(f"counterexamples: name {cx.name!r} is used twice")
@@ -264,13 +285,21 @@ class Case(Strict):
     def flow(self) -> str:
         return self.id.split("-", 1)[0]
 
-    def script(self, counterexample: str | None = None) -> list[ScriptedTurn]:
-        """The run a scripted model replays: the reference, or one counterexample over it."""
+    def script(self, variant: str | None = None) -> list[ScriptedTurn]:
+        """The run a scripted model replays: the reference, or one counterexample or alternative
+        (names are unique across both) laid over it."""
         reference = self.reference or []
-        if counterexample is None:
+        if variant is None:
             return reference
-        cx = next(c for c in self.counterexamples if c.name == counterexample)
-        return reference[: len(self.turns) - len(cx.turns)] + cx.turns
+        scripted = [*self.counterexamples, *self.alternatives]
+        chosen = next(v for v in scripted if v.name == variant)
+        return reference[: len(self.turns) - len(chosen.turns)] + chosen.turns
+
+    def oracle_scripts(self) -> list[list[ScriptedTurn]]:
+        """Every run that is right by definition: the reference, then each alternative."""
+        if self.reference is None:
+            return []
+        return [self.reference, *(self.script(a.name) for a in self.alternatives)]
 
 
 class CaseFileError(ValueError):

@@ -13,7 +13,7 @@ only rows that are new or changed since the start, for fixtures that already hol
 graders of one type add up. `must_include` reads the graded (last) turn's reply, like every
 positive key; `must_not_include` reads every turn.
 
-Keys of the case shape (priority, difficulty, state, niche, notes, counterexamples) may sit beside them.
+Keys of the case shape (priority, difficulty, state, niche, notes, alternatives, counterexamples) may sit beside them.
 """
 
 from __future__ import annotations
@@ -72,6 +72,7 @@ class SeedTask(_Strict):
     notes: str = ""
     rubric: str | None = None
     dimensions: list[str] = Field(default_factory=list)
+    alternatives: list[dict[str, Any]] = Field(default_factory=list)
     counterexamples: list[dict[str, Any]] = Field(default_factory=list)
 
 
@@ -135,6 +136,7 @@ def seed_task_to_case(entry: dict[str, Any]) -> dict[str, Any]:
         "expected": expected,
         "notes": task.notes or task.purpose,
         "state": task.state,
+        "alternatives": task.alternatives,
         "counterexamples": task.counterexamples,
     }
     if task.reference_solution is not None:
