@@ -22,11 +22,11 @@ from commerce_evals.cases import Case
 from commerce_evals.chain import own_state
 from commerce_evals.events import Event, Snapshot, ToolResultEvent
 from commerce_evals.graders import ToolRoles
+from commerce_evals.paths import data_dir
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = REPO_ROOT / "fixtures"
-POISONED = REPO_ROOT / "poisoned"
-DATASETS = REPO_ROOT / "datasets"
+FIXTURES = data_dir("fixtures")
+POISONED = data_dir("poisoned")
+DATASETS = data_dir("datasets")
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: specs are module constants

@@ -1,0 +1,171 @@
+"""A non-editable install works the way users install: from a built wheel, in a fresh virtual
+environment, run from a folder outside the repository.
+
+One wheel is built per test session with the backend already installed (no network), installed
+with `--no-deps` into a virtual environment that sees this environment's dependencies, and then
+every flow, `case_set`, `production` and the `commerce-evals` commands run from a temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from commerce_evals.cases import case_files, load_cases
+from commerce_evals.flows import FLOWS
+
+REPO = Path(__file__).resolve().parents[1]
+SOURCE_ITEMS = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
+SOURCE_FOLDERS = ("commerce_evals", "datasets", "fixtures", "poisoned")
+DATA_FOLDERS = ("datasets", "fixtures", "poisoned")
+
+
+def first_case_id(flow: str) -> str:
+    folder = REPO / "datasets" / flow
+    paths = case_files(folder) if folder.is_dir() else [REPO / "datasets" / f"{flow}.yaml"]
+    return next(case.id for case in load_cases(paths) if not case.skip)
+
+
+def run(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"{args} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+@pytest.fixture(scope="module")
+def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel, built from a copy of the repository so the build leaves no litter in it."""
+    source = tmp_path_factory.mktemp("source")
+    for item in SOURCE_ITEMS:
+        shutil.copy2(REPO / item, source / item)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "logs")
+    for folder in SOURCE_FOLDERS:
+        shutil.copytree(REPO / folder, source / folder, ignore=ignore)
+    dist = tmp_path_factory.mktemp("dist")
+    pip_wheel = [sys.executable, "-m", "pip", "wheel", str(source), "-w", str(dist)]
+    run([*pip_wheel, "--no-deps", "--no-build-isolation", "--no-index"], source, dict(os.environ))
+    [wheel] = dist.glob("commerce_evals-*.whl")
+    return wheel
+
+
+@pytest.fixture(scope="module")
+def venv(built_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtual environment holding the wheel; the dependencies come from this one."""
+    root = tmp_path_factory.mktemp("venv")
+    run([sys.executable, "-m", "venv", "--system-site-packages", str(root)], root, _env(None))
+    pip_install = [str(root / "bin" / "python"), "-m", "pip", "install", str(built_wheel)]
+    run([*pip_install, "--no-deps", "--no-index", "--no-build-isolation"], root, _env(None))
+    return root
+
+
+@pytest.fixture(scope="module")
+def elsewhere(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("elsewhere")
+
+
+def _env(venv: Path | None) -> dict[str, str]:
+    """This environment, minus anything that would import the repository's source instead."""
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "INSPECT_LOG_DIR"}}
+    env["INSPECT_DISPLAY"] = "none"
+    if venv is not None:
+        env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+        env["VIRTUAL_ENV"] = str(venv)
+    return env
+
+
+def test_wheel_carries_every_data_file(built_wheel: Path) -> None:
+    names = set(zipfile.ZipFile(built_wheel).namelist())
+    for folder in DATA_FOLDERS:
+        files = [
+            p for p in (REPO / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts
+        ]
+        assert files, folder
+        missing = [
+            str(p.relative_to(REPO))
+            for p in files
+            if f"commerce_evals/_data/{p.relative_to(REPO).as_posix()}" not in names
+        ]
+        assert missing == [], f"the wheel lacks {missing}"
+    prompts = {n for n in names if n.startswith("commerce_evals/judges/") and n.endswith(".md")}
+    instructions = {
+        n for n in names if n.startswith("commerce_evals/domains/") and n.endswith(".md")
+    }
+    assert len(prompts) >= 4 and len(instructions) >= 4
+
+
+SCRIPT = """
+import json, sys
+import commerce_evals
+from inspect_ai import eval
+from commerce_evals.paths import data_dir
+
+runs = json.loads(sys.argv[1])
+report = {"package": commerce_evals.__file__, "datasets": str(data_dir("datasets")), "runs": {}}
+for name, (task, args, sample_id) in runs.items():
+    [log] = eval(task, task_args=args, model="commerce/reference", sample_id=sample_id,
+                 display="none", log_dir="logs")
+    scores = [s.scores for s in log.samples or []]
+    passed = [next(iter(s.values())).value for s in scores]
+    report["runs"][name] = {"status": log.status, "location": log.location, "values": passed}
+print(json.dumps(report))
+"""
+
+
+def test_every_flow_runs_by_registry_name_from_elsewhere(venv: Path, elsewhere: Path) -> None:
+    runs = {flow: [f"commerce_evals/{flow}", {}, first_case_id(flow)] for flow in sorted(FLOWS)}
+    checkout_case = runs["checkout"][2]
+    runs["case_set"] = ["commerce_evals/case_set", {"set": "checkout"}, checkout_case]
+    done = run(
+        [str(venv / "bin" / "python"), "-c", SCRIPT, json.dumps(runs)], elsewhere, _env(venv)
+    )
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["package"].startswith(str(venv)), report["package"]
+    assert report["datasets"].startswith(str(venv)), report["datasets"]
+    for name, outcome in report["runs"].items():
+        assert outcome["status"] == "success", (name, outcome)
+        assert outcome["location"].startswith(str(elsewhere / "logs")), (name, outcome)
+        assert outcome["values"], (name, outcome)
+        for value in outcome["values"]:  # a set may run several epochs
+            assert value["passed"] == 1.0, (name, value)
+
+
+def test_inspect_cli_and_commands_work_from_elsewhere(venv: Path, elsewhere: Path) -> None:
+    python = str(venv / "bin" / "python")
+    log_dir = elsewhere / "cli-logs"
+    support_case = first_case_id("support")
+    run(
+        [
+            *(python, "-m", "inspect_ai._cli.main", "eval", "commerce_evals/support"),
+            *("--model", "commerce/reference", "--sample-id", support_case),
+            *("--log-dir", str(log_dir)),
+        ],
+        elsewhere,
+        _env(venv),
+    )
+    production = [python, "-m", "inspect_ai._cli.main", "eval", "commerce_evals/production"]
+    run(
+        [*production, "--model", "none", "--model-role", "grader=commerce/judge-pass"]
+        + ["--log-dir", str(elsewhere / "prod")],
+        elsewhere,
+        _env(venv),
+    )
+    [log] = log_dir.glob("*.eval")
+    cli = str(venv / "bin" / "commerce-evals")
+    lint = run([cli, "lint"], elsewhere, _env(venv))
+    assert "0 problems" in lint.stdout or "no problems" in lint.stdout.lower(), lint.stdout
+    found = run([cli, "search", "yoga mat", "--limit", "3"], elsewhere, _env(venv))
+    assert "P-" in found.stdout
+    run([cli, "diff", str(log), str(log)], elsewhere, _env(venv))
+    chart = elsewhere / "charts" / "trends.png"
+    chart.parent.mkdir()
+    trends = run(
+        [cli, "trends", str(elsewhere / "prod"), "--out", str(chart)], elsewhere, _env(venv)
+    )
+    assert chart.is_file(), trends.stdout
