@@ -4,6 +4,8 @@ registers itself on the app through `register(app)`."""
 from __future__ import annotations
 
 from importlib import import_module
+from importlib.metadata import PackageNotFoundError, version
+from typing import Annotated
 
 import typer
 
@@ -11,11 +13,37 @@ app = typer.Typer(
     help="Author, run-pattern and report tools for commerce-evals (runs are `inspect eval`).",
     no_args_is_help=True,
     add_completion=False,
+    # Plain help: the rich renderer of this Typer labels every flag `<bool>` and boxes the
+    # text to the terminal's width, which is hard to read at 80 columns.
+    rich_markup_mode=None,
 )
 
 
+def installed_version() -> str:
+    try:
+        return version("commerce-evals")
+    except PackageNotFoundError:  # imported from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"commerce-evals {installed_version()}")
+        raise typer.Exit()
+
+
 @app.callback()
-def main() -> None:
+def main(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the installed version and exit.",
+        ),
+    ] = False,
+) -> None:
     """Keeps `commerce-evals <command>` a group even while only one command is registered."""
 
 

@@ -49,7 +49,7 @@ def test_flow_passes_through_the_anthropic_provider_as_under_reference(
     with AnthropicStub(stub_cases(flow)) as stub:
         [log] = eval(
             flow_task(flow),
-            model="anthropic/claude-sonnet-4-5",
+            model="anthropic/claude-sonnet-4-6",
             model_base_url=stub.base_url,
             display="none",
             max_retries=0,

@@ -94,20 +94,20 @@ def test_a_grader_on_the_agents_own_model_is_still_counted_apart() -> None:
     evals = pd.DataFrame(
         [
             {
-                "model": "anthropic/claude-sonnet-4-5",
+                "model": "anthropic/claude-sonnet-4-6",
                 "model_usage": {
-                    "anthropic/claude-sonnet-4-5": {
+                    "anthropic/claude-sonnet-4-6": {
                         "input_tokens": 1_000_000,
                         "output_tokens": 200_000,
                     }
                 },
                 "role_usage": {"grader": {"input_tokens": 400_000, "output_tokens": 50_000}},
-                "model_roles": {"grader": {"model": "anthropic/claude-sonnet-4-5"}},
+                "model_roles": {"grader": {"model": "anthropic/claude-sonnet-4-6"}},
             }
         ]
     )
     prices = PriceTable.model_validate(
-        {"models": {"anthropic/claude-sonnet-4-5": {"input": 3, "output": 15}}}
+        {"models": {"anthropic/claude-sonnet-4-6": {"input": 3, "output": 15}}}
     )
     row = token_usage(evals, prices).iloc[0]
     assert (row["agent_input"], row["agent_output"]) == (600_000, 150_000)

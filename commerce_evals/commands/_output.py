@@ -25,3 +25,8 @@ def console() -> Console:
 def die(message: str) -> NoReturn:
     Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
     raise typer.Exit(EXIT_ERROR)
+
+
+def plural(count: int, noun: str, plural_form: str | None = None) -> str:
+    """`1 case`, `2 cases`: a count with its noun in the right number."""
+    return f"{count} {noun if count == 1 else plural_form or noun + 's'}"

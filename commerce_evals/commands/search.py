@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from commerce_evals.commands._output import plural
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import ToolSpec, World
 
@@ -42,7 +43,7 @@ def _value(value: Any) -> str:
 
 def results_table(query: str, answer: dict[str, Any]) -> Table:
     results = answer.get("results", [])
-    table = Table(title=f"{len(results)} results for {query!r}", title_justify="left")
+    table = Table(title=f"{plural(len(results), 'result')} for {query!r}", title_justify="left")
     for column in ("product_id", "name", "brand", "seller", "price", "stock", "rating"):
         table.add_column(
             column,
@@ -73,7 +74,8 @@ def search(
     niche: Annotated[str | None, typer.Option(help="Only this category slug.")] = None,
     in_stock_only: Annotated[bool, typer.Option(help="Leave out sold-out products.")] = False,
     limit: Annotated[
-        int | None, typer.Option(help="How many results (the tool's default: 8).")
+        int | None,
+        typer.Option(min=1, help="How many results, at least 1 (the tool's default: 8)."),
     ] = None,
     poisoned: Annotated[
         bool, typer.Option(help="Merge the eval-only poisoned fixtures, as tasks do by default.")

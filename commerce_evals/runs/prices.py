@@ -1,6 +1,6 @@
 """Token prices (datasets/prices.yaml): per million tokens, input and output, by model.
 
-A key is a model name as Inspect writes it (`anthropic/claude-sonnet-4-5`) or a shell pattern
+A key is a model name as Inspect writes it (`anthropic/claude-sonnet-4-6`) or a shell pattern
 (`commerce/*`); an exact name wins over a pattern, and a longer pattern over a shorter one. A
 model the table does not name has an unknown cost, reported as unknown, never as zero.
 """
