@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from inspect_ai.log import EvalLog
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
@@ -46,6 +47,9 @@ class LabelItem:
     criterion: str
     run: Run
     transcript_sha: str
+    # What the judge was given beside the transcript (the domain's policy, for dimensions that
+    # need it), so a criterion that says "the policy quoted above" can be checked by a person.
+    reference: str = ""
 
 
 def _criterion(dimension: str, rubric: str | None) -> str:
@@ -56,10 +60,21 @@ def _criterion(dimension: str, rubric: str | None) -> str:
     return text[:cut].strip() if cut >= 0 else text
 
 
+def judge_reference(log: EvalLog) -> str:
+    """The reference text the log's scorer quoted to the judge (empty when the domain has none)."""
+    for scorer in log.eval.scorers or []:
+        context = (scorer.options or {}).get("judge_context")
+        if isinstance(context, str) and context.strip():
+            return context.strip()
+    return ""
+
+
 def label_items(log_path: Path, dimensions: list[str] | None = None) -> list[LabelItem]:
     """Every (sample, epoch, dimension) the log's judge was asked about, in sample order."""
     items: list[LabelItem] = []
-    for sample in sorted(read_log(log_path).samples or [], key=lambda s: (str(s.id), s.epoch)):
+    log = read_log(log_path)
+    reference = judge_reference(log)
+    for sample in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)):
         score = case_score(sample)
         judge = (score.metadata or {}).get("judge") if score else None
         run = sample_run(sample)
@@ -80,9 +95,15 @@ def label_items(log_path: Path, dimensions: list[str] | None = None) -> list[Lab
                     criterion=_criterion(name, case.expected.rubric),
                     run=run,
                     transcript_sha=judge.get("transcript_sha") or sha(run.model_dump(mode="json")),
+                    reference=reference if _needs_reference(name) else "",
                 )
             )
     return items
+
+
+def _needs_reference(dimension: str) -> bool:
+    shared = shared_dimensions().get(dimension)
+    return shared is not None and shared.needs_context
 
 
 def _clip(text: str, limit: int) -> str:
@@ -133,6 +154,8 @@ def label_loop(
         full = False
         while True:
             console.rule(f"[{number}/{len(items)}] {item.sample_id} (epoch {item.epoch})")
+            if item.reference:
+                console.print(Panel(Text(item.reference), title="reference given to the judge"))
             console.print(Panel(Text(item.criterion), title=f"criterion: {item.dimension}"))
             console.print(readable(item.run, None if full else 400), highlight=False, markup=False)
             answer = (
