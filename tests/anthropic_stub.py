@@ -3,64 +3,15 @@
 It checks what the real API would refuse (tool names and input schemas, tool_result blocks that
 answer every tool_use of the previous turn, alternating roles) and records every tool result it
 is sent, so a test can see blocked results and errors arrive as the real API delivers them.
-The test names the case being served in a request header (see `tag_requests_with_case`); the stub
-checks the request's system prompt and user turns against that case.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import threading
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from commerce_evals.agent import ReplayScript
 from commerce_evals.providers import scripted_step
-
-TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
-CASE_HEADER = "x-commerce-case"
-
-
-def tag_requests_with_case(monkeypatch: Any) -> None:
-    """Test-only: every HTTP request a sample makes carries the id of the case it serves."""
-    import httpx2 as httpx  # the anthropic SDK sends through httpx2
-
-    from commerce_evals.agent import CURRENT_SCRIPT
-
-    original = httpx.AsyncClient.send
-
-    async def send(
-        self: httpx.AsyncClient, request: httpx.Request, **kwargs: Any
-    ) -> httpx.Response:
-        script = CURRENT_SCRIPT.get()
-        if script is not None:
-            request.headers[CASE_HEADER] = script.case_id
-        return await original(self, request, **kwargs)
-
-    monkeypatch.setattr(httpx.AsyncClient, "send", send)
-
-
-@dataclass
-class StubCase:
-    case_id: str
-    system: str
-    turns: list[str]
-    script: ReplayScript
-
-
-@dataclass
-class StubLog:
-    requests: int = 0
-    tool_results: list[dict[str, Any]] = field(default_factory=list)
-    refusals: list[str] = field(default_factory=list)
-
-
-class ApiError(Exception):
-    def __init__(self, status: int, kind: str, message: str):
-        super().__init__(message)
-        self.status, self.kind, self.message = status, kind, message
+from tests.api_stub import TOOL_NAME, ApiError, StubLog, StubServer
 
 
 def _blocks(content: Any) -> list[dict[str, Any]]:
@@ -160,25 +111,17 @@ def sse(message: dict[str, Any]) -> str:
     return "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events)
 
 
-class AnthropicStub:
-    def __init__(self, cases: list[StubCase]):
-        self.cases = cases
-        self.log = StubLog()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+class AnthropicStub(StubServer):
+    def respond(self, path: str, body: dict[str, Any], case_id: str | None) -> tuple[bytes, str]:
+        if not path.rstrip("/").endswith("/v1/messages"):
+            raise ApiError(404, "not_found_error", path)
+        payload = self.answer(body, case_id)
+        if body.get("stream"):
+            return sse(payload).encode(), "text/event-stream"
+        return json.dumps(payload).encode(), "application/json"
 
-    @property
-    def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def __enter__(self) -> AnthropicStub:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+    def error_body(self, err: ApiError) -> dict[str, Any]:
+        return {"type": "error", "error": {"type": err.kind, "message": err.message}}
 
     def answer(self, request: dict[str, Any], case_id: str | None = None) -> dict[str, Any]:
         self.log.requests += 1
@@ -199,7 +142,7 @@ class AnthropicStub:
                     rounds = 0
             else:
                 rounds += 1
-        case = self._case(case_id, _system_text(request.get("system")), user_texts)
+        case = self.case(case_id, _system_text(request.get("system")), user_texts)
         step = scripted_step(case.script, len(user_texts) - 1, rounds)
         content: list[dict[str, Any]] = []
         if step.text:
@@ -223,45 +166,3 @@ class AnthropicStub:
             "stop_sequence": None,
             "usage": {"input_tokens": 10, "output_tokens": 5},
         }
-
-    def _case(self, case_id: str | None, system: str, user_texts: list[str]) -> StubCase:
-        """The case named by the test's header, checked against what the request carries."""
-        case = next((c for c in self.cases if c.case_id == case_id), None)
-        if case is None:
-            raise ApiError(400, "invalid_request_error", f"stub: no case {case_id!r}")
-        if case.system != system or case.turns[: len(user_texts)] != user_texts:
-            raise ApiError(
-                400, "invalid_request_error", f"stub: the conversation is not {case_id}'s"
-            )
-        return case
-
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        stub = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                try:
-                    if not self.path.rstrip("/").endswith("/v1/messages"):
-                        raise ApiError(404, "not_found_error", self.path)
-                    status, payload = 200, stub.answer(body, self.headers.get(CASE_HEADER))
-                except ApiError as err:
-                    stub.log.refusals.append(err.message)
-                    status = err.status
-                    payload = {"type": "error", "error": {"type": err.kind, "message": err.message}}
-                if status == 200 and body.get("stream"):
-                    data = sse(payload).encode()
-                    content_type = "text/event-stream"
-                else:
-                    data = json.dumps(payload).encode()
-                    content_type = "application/json"
-                self.send_response(status)
-                self.send_header("content-type", content_type)
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        return Handler

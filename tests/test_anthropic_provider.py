@@ -8,31 +8,11 @@ import json
 import pytest
 from inspect_ai import eval
 
-from commerce_evals.agent import ReplayScript, RunRecord, render_instructions
-from commerce_evals.cases import Case
-from commerce_evals.chain import start_session
-from commerce_evals.flow import cached_world, flow_task
-from commerce_evals.flows import FLOWS
-from tests.anthropic_stub import AnthropicStub, StubCase, tag_requests_with_case
+from commerce_evals.agent import RunRecord
+from commerce_evals.flow import flow_task
+from tests.anthropic_stub import AnthropicStub
+from tests.api_stub import stub_cases, tag_requests_with_case
 from tests.helpers import case_score, run_task, samples_by_id
-
-
-def stub_cases(flow: str) -> list[StubCase]:
-    """Each case's system prompt as the solver renders it (chained cases start where they start)."""
-    spec = FLOWS[flow]
-    world = cached_world(spec.domain, None, False)
-    profile = world.agents[spec.agent]
-    template = profile.instructions.read_text()
-    cases = []
-    for sample in flow_task(flow).dataset:
-        case = Case.model_validate(sample.metadata["case"])
-        if case.skip:
-            continue
-        session = start_session(world, profile.tools, case, sample.metadata.get("chain"))
-        system = render_instructions(template, world.instruction_variables(), session)
-        script = ReplayScript(case.id, case.script(), profile.roles().turn_ending)
-        cases.append(StubCase(case.id, system, case.turns, script))
-    return cases
 
 
 @pytest.fixture

@@ -1,0 +1,47 @@
+"""A flow through Inspect's `openai-api` provider (the path to a model served on the user's own
+machine by llama.cpp, vLLM or Ollama) against a local OpenAI-compatible stub that answers from
+the cases' reference runs: every case scores as it does under commerce/reference."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from inspect_ai import eval
+
+from commerce_evals.flow import flow_task
+from tests.api_stub import stub_cases, tag_requests_with_case
+from tests.helpers import case_score, run_task, samples_by_id
+from tests.openai_stub import OpenAIStub
+
+FLOW = "dealer"  # blocked writes, errors and NEEDS_PERSON answers all cross the wire
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_flow_passes_through_the_openai_api_provider_as_under_reference(
+    stream: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("openai")
+    tag_requests_with_case(monkeypatch)
+    reference = samples_by_id(run_task(flow_task(FLOW)))
+    with OpenAIStub(stub_cases(FLOW)) as stub:
+        monkeypatch.setenv("LOCAL_BASE_URL", f"{stub.base_url}/v1")
+        monkeypatch.setenv("LOCAL_API_KEY", "offline")
+        [log] = eval(
+            flow_task(FLOW),
+            model="openai-api/local/qwen3-8b",
+            model_args={"stream": stream},
+            display="none",
+            max_retries=0,
+        )
+    assert log.status == "success", log.error
+    assert not stub.log.refusals, stub.log.refusals[:3]
+    through_api = samples_by_id(log)
+    assert set(through_api) == set(reference)
+    for sample_id, sample in through_api.items():
+        assert sample.error is None, (sample_id, sample.error)
+        got, want = case_score(sample).value, case_score(reference[sample_id]).value
+        assert json.dumps(got) == json.dumps(want), sample_id
+        assert got["passed"] == 1.0, (sample_id, case_score(sample).explanation)
+    statuses = {json.loads(r["content"]).get("status") for r in stub.log.tool_results}
+    assert {"ok", "blocked"} <= statuses or {"ok", "NEEDS_PERSON"} <= statuses, statuses
