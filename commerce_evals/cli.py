@@ -48,7 +48,7 @@ def main(
 
 
 # One line per command module; keep the list sorted.
-COMMANDS: list[str] = ["calibrate", "compare", "diff", "gate", "label", "lint", "search", "trends"]
+COMMANDS: list[str] = ["calibrate", "compare", "cost", "diff", "gate", "label", "lint", "search", "trends"]
 
 for _name in COMMANDS:
     import_module(f"commerce_evals.commands.{_name}").register(app)
