@@ -314,3 +314,15 @@ def key_table() -> str:
         doc = spec.doc + (" (negative)" if spec.negative else "")
         lines.append(f"| {name} | {spec.part} | {spec.reads} | {doc} |")
     return "\n".join(lines)
+
+
+KEYS_START = "<!-- keys:start (generated from commerce_evals/keys.py: python -m commerce_evals.keys) -->"
+KEYS_END = "<!-- keys:end -->"
+
+
+def key_block() -> str:
+    return f"{KEYS_START}\n{key_table()}\n{KEYS_END}"
+
+
+if __name__ == "__main__":
+    print(key_block())
