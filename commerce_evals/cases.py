@@ -45,7 +45,7 @@ class ExpectedBase(Strict):
         return [
             k
             for k in type(self).model_fields
-            if k in self.model_fields_set or (k in DEFAULT_KEYS and not self.waived(k))
+            if (k in self.model_fields_set or k in DEFAULT_KEYS) and not self.waived(k)
         ]
 
     def waived(self, key: str) -> bool:

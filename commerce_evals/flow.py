@@ -186,6 +186,7 @@ def flow_task(
                 domain=domain,
                 fixtures=fixtures,
                 poisoned=poisoned,
+                tools=[t.name for t in profile.tools],
             ),
             *(extra(profile.roles()) for extra in extra_scorers),
         ],

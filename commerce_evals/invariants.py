@@ -27,18 +27,23 @@ class Invariant:
     doc: str
     check: InvariantFn
     tables: frozenset[str] = frozenset()  # end-snapshot tables it reads
+    tools: frozenset[str] = frozenset()  # the calls it watches: without them it holds vacuously
 
 
 INVARIANTS: dict[str, list[Invariant]] = {}
 
 
 def invariant(
-    domain: str, name: str, doc: str, tables: frozenset[str] = frozenset()
+    domain: str,
+    name: str,
+    doc: str,
+    tools: frozenset[str],
+    tables: frozenset[str] = frozenset(),
 ) -> Callable[[InvariantFn], InvariantFn]:
-    """Declare a function as one of `domain`'s invariants."""
+    """Declare a function as one of `domain`'s invariants, watching calls of `tools`."""
 
     def register(fn: InvariantFn) -> InvariantFn:
-        INVARIANTS.setdefault(domain, []).append(Invariant(domain, name, doc, fn, tables))
+        INVARIANTS.setdefault(domain, []).append(Invariant(domain, name, doc, fn, tables, tools))
         return fn
 
     return register
@@ -60,15 +65,27 @@ def names(domain: str) -> set[str]:
     return {inv.name for inv in of_domain(domain)}
 
 
+def exercised(domain: str, tools: set[str]) -> set[str]:
+    """The invariants a set of calls can break (what a flow's runs exercise)."""
+    return {inv.name for inv in of_domain(domain) if inv.tools & tools}
+
+
 def tables(domain: str) -> set[str]:
     return {t for inv in of_domain(domain) for t in inv.tables}
 
 
-def check(domain: str, ctx: GradeContext, world: World, waive: dict[str, str]) -> list[Grade]:
-    """Every invariant of the domain the case does not waive, as path grades."""
+def check(
+    domain: str,
+    ctx: GradeContext,
+    world: World,
+    waive: dict[str, str],
+    agent_tools: set[str] | None = None,
+) -> list[Grade]:
+    """Every invariant of the domain the case does not waive (and, given the agent's tools, that
+    watches a tool the agent has), as path grades."""
     grades = []
     for inv in of_domain(domain):
-        if inv.name in waive:
+        if inv.name in waive or (agent_tools is not None and not inv.tools & agent_tools):
             continue
         verdict = inv.check(ctx, world)
         grades.append(

@@ -316,7 +316,9 @@ def key_table() -> str:
     return "\n".join(lines)
 
 
-KEYS_START = "<!-- keys:start (generated from commerce_evals/keys.py: python -m commerce_evals.keys) -->"
+KEYS_START = (
+    "<!-- keys:start (generated from commerce_evals/keys.py: python -m commerce_evals.keys) -->"
+)
 KEYS_END = "<!-- keys:end -->"
 
 

@@ -185,6 +185,7 @@ def commerce_case(
     domain: str | None = None,
     fixtures: str | None = None,
     poisoned: bool = True,
+    tools: list[str] | None = None,
 ) -> Scorer:
     """Code graders for outcome, path and calls; the grader-role judge for the rubric.
 
@@ -198,6 +199,7 @@ def commerce_case(
         judge_timeout: seconds a judge call may take before it counts as a judge failure.
         domain, fixtures, poisoned: the World the domain's invariants and change rules come
             from (no domain: neither invariants nor the closed-world outcome are graded).
+        tools: the agent's tool names (only invariants watching one of them are graded).
     """
     roles = roles_from_args(turn_ending, writes, skill_tool, skill_arg)
     settings = JudgeSettings(
@@ -211,7 +213,7 @@ def commerce_case(
         run = store_as(RunRecord).run
         if run is None:
             return Score.unscored(reason="no_run", explanation="the solver recorded no run")
-        grades = code_grades(case, run, roles, state.metadata, domain, fixtures, poisoned)
+        grades = code_grades(case, run, roles, state.metadata, domain, fixtures, poisoned, tools)
         values = part_values(grades)
         judgement = await judge_case(
             case.expected, run, judge_context, settings, reference_reply(case)
@@ -248,6 +250,7 @@ def code_grades(
     domain: str | None,
     fixtures: str | None,
     poisoned: bool,
+    tools: list[str] | None = None,
 ) -> list[Grade]:
     """The case's keys, then its domain's invariants it does not waive."""
     if domain is None:
@@ -266,7 +269,7 @@ def code_grades(
     )
     return [
         *grade(case.expected, run, roles, ctx),
-        *invariants.check(domain, ctx, world, case.waive),
+        *invariants.check(domain, ctx, world, case.waive, set(tools) if tools else None),
     ]
 
 

@@ -68,13 +68,15 @@ def case_score(sample: EvalSample) -> Any:
 
 def keys_no_counterexample_breaks(cases: Iterable[Case]) -> set[str]:
     """Code-graded keys and domain invariants the cases use that no counterexample of theirs
-    makes fail (an invariant is used by every case of its domain that does not waive it)."""
+    makes fail."""
     cases = list(cases)
     used = {key for case in cases for key in case.expected.asserted_keys()} - JUDGED_KEYS
+    # an invariant is used by a flow whose reference runs make the calls it watches
+    called = {c.tool for case in cases for t in case.reference or [] for r in t.rounds() for c in r}
     used |= {
         name
         for case in cases
-        for name in invariants.names(FLOWS[case.flow].domain)
+        for name in invariants.exercised(FLOWS[case.flow].domain, called)
         if name not in case.waive
     }
     broken = {key for case in cases for cx in case.counterexamples for key in cx.breaks}

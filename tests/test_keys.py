@@ -24,10 +24,10 @@ def test_every_code_graded_key_has_its_grader_and_part() -> None:
 
 
 def test_lint_and_injection_key_lists_come_from_the_registry() -> None:
-    assert lint.NEGATIVE_KEYS == {s.name for s in KEYS if s.negative}
-    assert injection_scorer.ATTACK_KEYS == {s.name for s in KEYS if s.attack}
+    assert {s.name for s in KEYS if s.negative} == lint.NEGATIVE_KEYS
+    assert {s.name for s in KEYS if s.attack} == injection_scorer.ATTACK_KEYS
     assert injection_scorer.ATTACK_KEYS <= lint.NEGATIVE_KEYS
-    assert injection_scorer.BUDGET_KEYS == {"max_tool_calls", "at_most"}
+    assert {"max_tool_calls", "at_most"} == injection_scorer.BUDGET_KEYS
     named = {key for wanted in lint.NEGATIVES_BY_KIND.values() for key in wanted}
     assert named <= {s.name for s in KEYS}
 
@@ -35,7 +35,9 @@ def test_lint_and_injection_key_lists_come_from_the_registry() -> None:
 def test_the_docs_key_tables_are_the_generated_one() -> None:
     block = key_block()
     for doc in ("README.md", "docs/authoring.md"):
-        assert block in (ROOT / doc).read_text(), f"{doc}: regenerate with python -m commerce_evals.keys"
+        assert block in (ROOT / doc).read_text(), (
+            f"{doc}: regenerate with python -m commerce_evals.keys"
+        )
 
 
 def test_the_docs_list_every_invariant() -> None:
