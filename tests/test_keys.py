@@ -74,3 +74,39 @@ def test_a_turn_declares_what_it_confirms() -> None:
     assert case.confirmed(0) == frozenset() and case.confirmed(1) == {"place_order"}
     again = Case.model_validate(case.model_dump(mode="json", exclude_defaults=True))
     assert again.confirmed(1) == {"place_order"}
+
+
+def test_breaks_and_waivers_name_keys_or_invariants_of_the_domain(tmp_path: Path) -> None:
+    from commerce_evals.flow import cached_world
+
+    world = cached_world("shop", None, True)
+    case = Case.model_validate(
+        {
+            "id": "checkout-901-names",
+            "state": {"seen_products": ["P-1145"]},
+            "turns": ["add it"],
+            "expected": {"changes": {"any": ["memory"], "reason": "a note may be saved or not"}},
+            "waive": {"dry_run_first": "a dealer rule", "caps_combined": "the case orders twice"},
+            "reference": [{"reply": "ok"}],
+            "counterexamples": [
+                {"name": "a", "breaks": ["chnages"], "turns": [{"reply": "x"}]},
+                {"name": "b", "breaks": ["caps_combined"], "turns": [{"reply": "x"}]},
+            ],
+        }
+    )
+    problems = world.check_case(case, world.agents["shopper"])
+    assert any("'dry_run_first' is no invariant of shop" in p for p in problems)
+    assert any("'chnages' is neither a key nor an invariant" in p for p in problems)
+    assert any("'caps_combined' is waived" in p for p in problems)
+
+    path = tmp_path / "checkout.yaml"
+    path.write_text(
+        "- id: checkout-902-waives\n"
+        "  turns: [hi]\n"
+        "  expected: {changes: {any: [cart], reason: the cart may be tidied}}\n"
+        "  waive: {caps_combined: the case orders twice on purpose}\n"
+        "  reference: [{reply: hi}]\n"
+    )
+    listed = lint.waivers(lint.load([path]))
+    assert any("changes not compared for ['cart']: the cart may be tidied" in w for w in listed)
+    assert any("invariant caps_combined waived: the case orders twice" in w for w in listed)
