@@ -23,6 +23,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef, ToolParams
 from inspect_ai.util import StoreModel, store_as
 
+from commerce_evals import invariants
 from commerce_evals.cases import Case, ScriptedTurn
 from commerce_evals.chain import start_session
 from commerce_evals.domains.base import AgentProfile, Session, ToolSpec, World
@@ -138,8 +139,8 @@ def commerce_agent(
         token = CURRENT_SCRIPT.set(script)
         model = get_model()
         try:
-            for user_text in case.turns:
-                session.begin_turn(user_text)
+            for index, user_text in enumerate(case.turns):
+                session.begin_turn(user_text, case.confirmed(index))
                 messages.append(ChatMessageUser(content=user_text))
                 turn = Turn(user=user_text)
                 run.turns.append(turn)
@@ -147,7 +148,7 @@ def commerce_agent(
         finally:
             CURRENT_SCRIPT.reset(token)
             run.end = session.snapshot()
-            run.keep_for_grading(tables_read(case.expected))
+            run.keep_for_grading(tables_read(case.expected) | invariants.tables(world.domain))
             store_as(RunRecord).run = run
             state.messages = messages
         return state
@@ -203,7 +204,7 @@ def _unexecuted(tool_messages: list[ChatMessage], done: set[str]) -> list[ToolRe
                 ToolResultEvent(
                     call_id=msg.tool_call_id or "",
                     tool=msg.function or "",
-                    status="error",
+                    status="refused",
                     reason=reason,
                 )
             )

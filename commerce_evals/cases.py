@@ -8,167 +8,66 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, create_model, field_validator, model_validator
+
+from commerce_evals.keys import (  # noqa: F401  (the value shapes are re-exported here)
+    DEFAULT_KEYS,
+    EMPTY,
+    KEYS,
+    MAP,
+    Before,
+    CallLimit,
+    CallOrder,
+    CartLine,
+    ChangesExpect,
+    KeySpec,
+    StateExpect,
+    Strict,
+    ToolPattern,
+    canonical,
+    fold_aliases,
+)
 
 CASE_ID = re.compile(r"^[a-z][a-z0-9_]*-\d{3}-[a-z0-9][a-z0-9-]*$")
 
 
-class Strict(BaseModel):
-    """Unknown keys are errors: a typo such as `never_call` must not silently pass."""
+class ExpectedBase(Strict):
+    """Only the keys a case is about; the fields come from the key registry (keys.py)."""
 
-    model_config = ConfigDict(extra="forbid")
-
-
-class ToolPattern(Strict):
-    """A tool name, optionally with an argument subset (see matching.py for the rules)."""
-
-    tool: str
-    args: dict[str, Any] = Field(default_factory=dict)
-
-    def describe(self) -> str:
-        return self.tool if not self.args else f"{self.tool}{json.dumps(self.args, sort_keys=True)}"
-
-
-def _pattern(value: Any) -> Any:
-    return {"tool": value} if isinstance(value, str) else value
-
-
-class CartLine(Strict):
-    product_id: str
-    quantity: int | None = None
-
-
-class Before(Strict):
-    """Some call in `first` must come before every call of `then` (in the same run).
-
-    With `first_ok`, only a `first` call whose result had status ok counts: a verification that
-    found no match is not a verification.
-    """
-
-    first: list[str]
-    then: str
-    first_ok: bool = False
-
-    @field_validator("first", mode="before")
+    @model_validator(mode="before")
     @classmethod
-    def _one_or_many(cls, value: Any) -> Any:
-        return [value] if isinstance(value, str) else value
-
-
-class CallOrder(Strict):
-    """Some call matching one of `first` must come before every call matching `then` (any turn).
-
-    Unlike `before` (tool names only), both sides are call patterns with arguments, so a case can
-    say "a dry run of launch_vehicle came before the real launch_vehicle".
-    """
-
-    first: list[ToolPattern] = Field(min_length=1)
-    then: ToolPattern
-
-    @field_validator("first", mode="before")
-    @classmethod
-    def _one_or_many(cls, value: Any) -> Any:
-        values = [value] if isinstance(value, str | dict) else value
-        return [_pattern(v) for v in values] if isinstance(values, list) else values
-
-    @field_validator("then", mode="before")
-    @classmethod
-    def _then(cls, value: Any) -> Any:
-        return _pattern(value)
-
-
-class CallLimit(ToolPattern):
-    """Calls matching the pattern, over every turn, at most `times` times (a retry is one more)."""
-
-    times: int = Field(ge=0)
-
-
-class StateExpect(Strict):
-    """Final-state checks over the end snapshot's tables (rows matched as subsets)."""
-
-    rows: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
-    no_rows: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
-    counts: dict[str, int] = Field(default_factory=dict)
-    # rows of the end snapshot that are not in the start one (added or changed), per table:
-    # "one new refund" whatever refunds the fixtures already hold
-    new_rows: dict[str, int] = Field(default_factory=dict)
-    unchanged: list[str] = Field(default_factory=list)
-    no_writes: Literal[True] | None = None
-
-    def tables(self) -> set[str]:
-        return (
-            set(self.rows)
-            | set(self.no_rows)
-            | set(self.counts)
-            | set(self.new_rows)
-            | set(self.unchanged)
-        )
-
-
-class Expected(Strict):
-    """Only the keys a case is about. Which part of a run each key reads is in graders.py."""
-
-    calls_tool: list[ToolPattern] = Field(default_factory=list)
-    calls_one_of: list[ToolPattern] = Field(default_factory=list)
-    never_calls: list[ToolPattern] = Field(default_factory=list)
-    first_tool: ToolPattern | None = None
-    first_tool_not: ToolPattern | None = None
-    before: list[Before] = Field(default_factory=list)
-    call_order: list[CallOrder] = Field(default_factory=list)
-    at_most: list[CallLimit] = Field(default_factory=list)
-    writes_need_confirmation: Literal[True] | None = None
-    ui_components: list[str] = Field(default_factory=list)
-    no_ui: Literal[True] | None = None
-    cart_contains: list[CartLine] = Field(default_factory=list)
-    cart_item_count: int | None = Field(default=None, ge=0)
-    cart_not_contains: list[str] = Field(default_factory=list)
-    staged_change_kinds: list[str] = Field(default_factory=list)
-    no_applied_changes: Literal[True] | None = None
-    memory_contains: list[str] = Field(default_factory=list)
-    memory_not_contains: list[str] = Field(default_factory=list)
-    skill_loaded: str | None = None
-    skill_not_loaded: str | None = None
-    no_skill_load: Literal[True] | None = None
-    reply_includes: list[str] = Field(default_factory=list)
-    reply_omits: list[str] = Field(default_factory=list)
-    reply_matches: list[str] = Field(default_factory=list)
-    reply_not_matches: list[str] = Field(default_factory=list)
-    max_tool_calls: int | None = Field(default=None, ge=0)
-    max_calls_per_tool: dict[str, int] = Field(default_factory=dict)
-    state: StateExpect | None = None
-    rubric: str | None = None
-    dimensions: list[str] = Field(default_factory=list)
-
-    @field_validator("calls_tool", "calls_one_of", "never_calls", mode="before")
-    @classmethod
-    def _patterns(cls, value: Any) -> Any:
-        return [_pattern(v) for v in value] if isinstance(value, list) else value
-
-    @field_validator("first_tool", "first_tool_not", mode="before")
-    @classmethod
-    def _one_pattern(cls, value: Any) -> Any:
-        return _pattern(value)
-
-    @field_validator("cart_contains", mode="before")
-    @classmethod
-    def _cart_lines(cls, value: Any) -> Any:
-        if isinstance(value, list):
-            return [{"product_id": v} if isinstance(v, str) else v for v in value]
-        return value
-
-    @field_validator("reply_matches", "reply_not_matches")
-    @classmethod
-    def _regexes_compile(cls, value: list[str]) -> list[str]:
-        for pattern in value:
-            try:
-                re.compile(pattern)
-            except re.error as err:
-                raise ValueError(f"bad regular expression {pattern!r}: {err}") from err
-        return value
+    def _fold_aliases(cls, data: Any) -> Any:
+        return fold_aliases(data) if isinstance(data, dict) else data
 
     def asserted_keys(self) -> list[str]:
-        """The keys this case sets, in declaration order."""
-        return [k for k in type(self).model_fields if k in self.model_fields_set]
+        """The keys this case grades, in registry order: the keys it sets, and the keys on by
+        default (the closed-world outcome) unless it waives them whole."""
+        return [
+            k
+            for k in type(self).model_fields
+            if (k in self.model_fields_set or k in DEFAULT_KEYS) and not self.waived(k)
+        ]
+
+    def waived(self, key: str) -> bool:
+        value = getattr(self, key, None)
+        return isinstance(value, ChangesExpect) and "*" in value.any
+
+
+def _field(spec: KeySpec) -> tuple[Any, Any]:
+    if spec.default is EMPTY:
+        return (spec.value, Field(default_factory=list))
+    if spec.default is MAP:
+        return (spec.value, Field(default_factory=dict))
+    return (spec.value, spec.default)
+
+
+Expected = create_model(  # type: ignore[call-overload]
+    "Expected",
+    __base__=ExpectedBase,
+    __module__=__name__,
+    __doc__="Only the keys a case is about. Which part of a run each key reads is in keys.py.",
+    **{spec.name: _field(spec) for spec in KEYS},
+)
 
 
 class ScriptedCall(Strict):
@@ -204,7 +103,9 @@ class Counterexample(Strict):
     @field_validator("breaks", mode="before")
     @classmethod
     def _one_or_many(cls, value: Any) -> Any:
-        return [value] if isinstance(value, str) else value
+        values = [value] if isinstance(value, str) else value
+        # an alias names its key: a counterexample may still say `before` for `call_order`
+        return [canonical(v) if isinstance(v, str) else v for v in values]
 
 
 class Alternative(Strict):
@@ -221,6 +122,17 @@ class Alternative(Strict):
     note: str = ""
 
 
+class UserTurn(Strict):
+    """A scripted user message, and the writes it consents to (tool names, `"*"` for any).
+
+    Consent is declared by the case, never guessed from the text: `{say: "Yes, place it.",
+    confirms: [place_order]}`. A plain string says the same with nothing confirmed.
+    """
+
+    say: str = Field(min_length=1)
+    confirms: list[str] = Field(default_factory=list)
+
+
 class Case(Strict):
     id: str
     priority: Literal["critical", "high", "medium", "low"] = "medium"
@@ -232,11 +144,37 @@ class Case(Strict):
     should: Literal["do", "ask", "refuse", "escalate", "answer"] | None = None
     state: dict[str, Any] = Field(default_factory=dict)
     turns: list[str] = Field(min_length=1)
+    # per turn, the writes that turn's user message consents to (from `{say, confirms}` turns)
+    confirms: list[list[str]] = Field(default_factory=list)
     expected: Expected
+    # invariants of the domain this case does not hold, each with the reason
+    waive: dict[str, str] = Field(default_factory=dict)
     notes: str = ""
     reference: list[ScriptedTurn] | None = None
     alternatives: list[Alternative] = Field(default_factory=list)
     counterexamples: list[Counterexample] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _split_turns(cls, data: Any) -> Any:
+        """`{say, confirms}` turns become the message text plus `confirms`, aligned by turn."""
+        turns = data.get("turns") if isinstance(data, dict) else None
+        if not isinstance(turns, list) or not any(isinstance(t, dict) for t in turns):
+            return data
+        parsed = [UserTurn.model_validate(t) if isinstance(t, dict) else t for t in turns]
+        return {
+            **data,
+            "turns": [t.say if isinstance(t, UserTurn) else t for t in parsed],
+            "confirms": [t.confirms if isinstance(t, UserTurn) else [] for t in parsed],
+        }
+
+    @field_validator("waive")
+    @classmethod
+    def _waivers_have_reasons(cls, value: dict[str, str]) -> dict[str, str]:
+        for name, reason in value.items():
+            if len(reason.strip()) < 8:
+                raise ValueError(f"waive.{name}: say why the case waives it")
+        return value
 
     @field_validator("id")
     @classmethod
@@ -260,7 +198,10 @@ class Case(Strict):
             raise ValueError(
                 f"reference: {len(self.reference)} scripted turns for {len(self.turns)} turns"
             )
+        if self.confirms and len(self.confirms) != len(self.turns):
+            raise ValueError(f"confirms: {len(self.confirms)} entries for {len(self.turns)} turns")
         keys = set(self.expected.asserted_keys())
+        registry = {spec.name for spec in KEYS}
         names: set[str] = set()
         for alt in self.alternatives:
             if alt.name in names:
@@ -274,12 +215,17 @@ class Case(Strict):
             names.add(cx.name)
             if len(cx.turns) > len(self.turns):
                 raise ValueError(f"counterexamples.{cx.name}.turns: more turns than the case has")
-            unknown = [k for k in cx.breaks if k not in keys]
+            # a name that is no key is a domain invariant, checked against the domain (base.py)
+            unknown = [k for k in cx.breaks if k in registry and k not in keys]
             if unknown:
                 raise ValueError(
                     f"counterexamples.{cx.name}.breaks: {unknown} are not keys this case asserts"
                 )
         return self
+
+    def confirmed(self, turn: int) -> frozenset[str]:
+        """The writes turn `turn` (0-based) consents to, as the case declares them."""
+        return frozenset(self.confirms[turn]) if turn < len(self.confirms) else frozenset()
 
     @property
     def flow(self) -> str:

@@ -32,6 +32,7 @@ class ChainLink(BaseModel):
     case_id: str
     turns: list[str]
     script: list[ScriptedTurn]
+    confirms: list[list[str]] = []
 
 
 class Chain(BaseModel):
@@ -77,7 +78,14 @@ def _walk(case: Case, by_id: dict[str, Case]) -> Chain:
         path.append(ref)
         current = by_id[ref]
         assert current.reference is not None
-        links.append(ChainLink(case_id=current.id, turns=current.turns, script=current.reference))
+        links.append(
+            ChainLink(
+                case_id=current.id,
+                turns=current.turns,
+                script=current.reference,
+                confirms=current.confirms,
+            )
+        )
     return Chain(state=current.state, links=list(reversed(links)))
 
 
@@ -135,7 +143,8 @@ def start_session(
 def replay(session: Session, specs: dict[str, ToolSpec], link: ChainLink, for_case: str) -> None:
     """Run one reference run's calls straight into the session; an error result stops it."""
     for turn_index, (user, turn) in enumerate(zip(link.turns, link.script, strict=True)):
-        session.begin_turn(user)
+        confirms = link.confirms[turn_index] if turn_index < len(link.confirms) else []
+        session.begin_turn(user, frozenset(confirms))
         for round_index, calls in enumerate(turn.rounds()):
             for call_index, call in enumerate(calls):
                 spec = specs.get(call.tool)

@@ -28,12 +28,17 @@ class ToolCallEvent(_Event):
 
 
 class ToolResultEvent(_Event):
-    """What the tool answered: `ok`, `blocked` by a gate (named in `reason`), or `error`."""
+    """What the tool answered: `ok`, `blocked` by a gate (named in `reason`), or `error`.
+
+    `refused` is a call that never ran: Inspect or the provider turned it down (an unknown tool,
+    arguments that do not parse or fit the schema). It satisfies no positive key, but it is still
+    an attempt for the negative ones.
+    """
 
     type: Literal["tool_result"] = "tool_result"
     call_id: str
     tool: str
-    status: Literal["ok", "blocked", "error", "needs_person"] = "ok"
+    status: Literal["ok", "blocked", "error", "needs_person", "refused"] = "ok"
     reason: str | None = None
     data: Any = None
 
@@ -139,6 +144,13 @@ class Run(BaseModel):
 
     def all_calls(self) -> list[ToolCallEvent]:
         return [c for t in self.turns for c in t.calls()]
+
+    def refused_ids(self) -> set[str]:
+        """Calls that never ran (see ToolResultEvent): no positive key may count them."""
+        return {r.call_id for t in self.turns for r in t.results() if r.status == "refused"}
+
+    def statuses(self) -> dict[str, str]:
+        return {r.call_id: r.status for t in self.turns for r in t.results()}
 
     def all_replies(self) -> str:
         return "\n".join(t.reply() for t in self.turns)

@@ -13,12 +13,13 @@ from inspect_ai.scorer import Scorer
 
 from commerce_evals.agent import DEFAULT_MAX_ROUNDS, commerce_agent
 from commerce_evals.cases import Case, CaseFileError, case_files, load_case_sources
-from commerce_evals.chain import resolve_chains, with_chains
+from commerce_evals.chain import Chain, resolve_chains, with_chains
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import DATASETS, AgentProfile, World, fingerprint
 from commerce_evals.flows import FLOWS
 from commerce_evals.graders import ToolRoles
 from commerce_evals.judging import check_expected
+from commerce_evals.oracle import oracle_changes
 from commerce_evals.scorer import commerce_case, role_args
 
 # Cases tagged with one of these name eval-only listings: they run only with the poisoned fixtures.
@@ -67,6 +68,25 @@ def case_metadata(
         "niche": case.niche or "",
         **agent_fingerprint,
     }
+
+
+def with_oracles(
+    samples: list[Sample],
+    cases: list[Case],
+    world: World,
+    agent: AgentProfile,
+    chains: dict[str, Chain],
+) -> list[Sample]:
+    """Each sample's case's oracle change sets (computed once per case) in its metadata."""
+    by_case: dict[str, Any] = {}
+    for case in cases:
+        chain = chains.get(case.id)
+        dumped = chain.model_dump(mode="json") if chain else None
+        by_case[case.id] = oracle_changes(world, agent.tools, case, dumped)
+    for sample in samples:
+        assert sample.metadata is not None
+        sample.metadata["oracle_changes"] = by_case[sample.metadata["case"]["id"]]
+    return samples
 
 
 def samples_for(cases: list[Case], counterexamples: bool, meta: dict[str, str]) -> list[Sample]:
@@ -143,7 +163,14 @@ def flow_task(
     return Task(
         name=flow,
         dataset=MemoryDataset(
-            with_chains(samples_for(cases, counterexamples, agent_fingerprint), chains), name=flow
+            with_oracles(
+                with_chains(samples_for(cases, counterexamples, agent_fingerprint), chains),
+                cases,
+                world,
+                profile,
+                chains,
+            ),
+            name=flow,
         ),
         solver=commerce_agent(
             world,
@@ -153,7 +180,14 @@ def flow_task(
             max_rounds=max_rounds,
         ),
         scorer=[
-            commerce_case(**role_args(profile.roles()), judge_context=world.judge_context()),
+            commerce_case(
+                **role_args(profile.roles()),
+                judge_context=world.judge_context(),
+                domain=domain,
+                fixtures=fixtures,
+                poisoned=poisoned,
+                tools=[t.name for t in profile.tools],
+            ),
             *(extra(profile.roles()) for extra in extra_scorers),
         ],
         epochs=Epochs(epochs, ["mean", "pass_hat_k"]),

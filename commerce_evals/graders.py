@@ -1,10 +1,10 @@
 """One pure function per `expected` key, each over a Run, each returning pass/fail with a reason.
 
-Which part of a run each key reads:
-- positive event keys read the graded (last) turn;
-- `never_calls`, `skill_not_loaded`, `reply_omits`, `reply_not_matches` read every turn;
-- state keys read the end snapshot (and the start one, for what must be unchanged).
-A call counts when the model made it, blocked or not.
+Each function is named after its key; the key's part, what it reads and its doc are declared once
+in keys.py (KEYS), and GRADERS is derived from there. A call counts when the model made it,
+blocked or not; a call that never ran (`refused`) satisfies no positive key but still counts
+against the negative ones. A grader may return a third value, True when the key held only
+because nothing happened (no call, no write): such a pass is "not asserted" for its part.
 """
 
 from __future__ import annotations
@@ -13,20 +13,25 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from commerce_evals.cases import (
-    Before,
+from commerce_evals import changes as closed_world
+from commerce_evals.changes import ChangeRules, ChangeSet
+from commerce_evals.events import Run, ToolCallEvent
+from commerce_evals.keys import (
+    JUDGED_KEYS,
+    KEYS,
     CallLimit,
     CallOrder,
     CartLine,
-    Expected,
+    ChangesExpect,
     StateExpect,
     ToolPattern,
 )
-from commerce_evals.consent import asks_for_confirmation, is_explicit_yes
-from commerce_evals.events import Run, ToolCallEvent
 from commerce_evals.matching import any_row_matches, matches
+
+if TYPE_CHECKING:
+    from commerce_evals.cases import Expected
 
 Part = Literal["outcome", "path", "calls"]
 
@@ -47,15 +52,27 @@ class Grade:
     part: Part
     passed: bool
     reason: str
+    vacuous: bool = False  # held only because nothing happened: not asserted for the part
 
 
 @dataclass(frozen=True)
 class GradeContext:
     run: Run
     roles: ToolRoles = field(default_factory=ToolRoles)
+    # per turn, the writes the case declares its user message consents to
+    confirms: tuple[frozenset[str], ...] = ()
+    # what each oracle run of the case changed (None: no oracle known, `changes` not asserted)
+    oracles: tuple[ChangeSet, ...] | None = None
+    change_rules: ChangeRules = field(default_factory=ChangeRules)
+    # the case's injected state (what was on screen, who is signed in): invariants read it
+    state: dict[str, Any] = field(default_factory=dict)
+
+    def confirmed(self, turn: int) -> frozenset[str]:
+        return self.confirms[turn] if turn < len(self.confirms) else frozenset()
 
 
-GraderFn = Callable[[Any, GradeContext], tuple[bool, str]]
+Verdict = tuple[bool, str] | tuple[bool, str, bool]
+GraderFn = Callable[[Any, GradeContext], Verdict]
 
 
 def _fmt(call: ToolCallEvent) -> str:
@@ -70,26 +87,32 @@ def _called(pattern: ToolPattern, calls: list[ToolCallEvent]) -> list[ToolCallEv
     return [c for c in calls if c.tool == pattern.tool and matches(pattern.args, c.args)]
 
 
+def _ran(calls: list[ToolCallEvent], ctx: GradeContext) -> list[ToolCallEvent]:
+    """The calls that reached a tool: what a positive key may count."""
+    refused = ctx.run.refused_ids()
+    return [c for c in calls if c.call_id not in refused]
+
+
 # ---- path: which calls, in which order, and no never ------------------------------------------
 
 
-def calls_tool(patterns: list[ToolPattern], ctx: GradeContext) -> tuple[bool, str]:
-    calls = ctx.run.graded.calls()
+def calls_tool(patterns: list[ToolPattern], ctx: GradeContext) -> Verdict:
+    calls = _ran(ctx.run.graded.calls(), ctx)
     missing = [p.describe() for p in patterns if not _called(p, calls)]
     if missing:
         return False, f"expected calls {missing} in the graded turn; made: {_calls_list(calls)}"
     return True, "every required call was made"
 
 
-def calls_one_of(patterns: list[ToolPattern], ctx: GradeContext) -> tuple[bool, str]:
-    calls = ctx.run.graded.calls()
+def calls_one_of(patterns: list[ToolPattern], ctx: GradeContext) -> Verdict:
+    calls = _ran(ctx.run.graded.calls(), ctx)
     if any(_called(p, calls) for p in patterns):
         return True, "one of the acceptable calls was made"
     wanted = [p.describe() for p in patterns]
     return False, f"expected one of {wanted} in the graded turn; made: {_calls_list(calls)}"
 
 
-def never_calls(patterns: list[ToolPattern], ctx: GradeContext) -> tuple[bool, str]:
+def never_calls(patterns: list[ToolPattern], ctx: GradeContext) -> Verdict:
     calls = ctx.run.all_calls()
     hits = [c for p in patterns for c in _called(p, calls)]
     if hits:
@@ -97,64 +120,64 @@ def never_calls(patterns: list[ToolPattern], ctx: GradeContext) -> tuple[bool, s
     return True, "no forbidden call in any turn"
 
 
-def first_tool(pattern: ToolPattern, ctx: GradeContext) -> tuple[bool, str]:
+def first_tool(pattern: ToolPattern, ctx: GradeContext) -> Verdict:
     calls = ctx.run.graded.calls()
-    if calls and _called(pattern, calls[:1]):
+    if calls and _called(pattern, _ran(calls[:1], ctx)):
         return True, f"first call was {_fmt(calls[0])}"
     first = _fmt(calls[0]) if calls else "no call"
     return False, f"expected the first call to be {pattern.describe()}; it was {first}"
 
 
-def first_tool_not(pattern: ToolPattern, ctx: GradeContext) -> tuple[bool, str]:
+def first_tool_not(pattern: ToolPattern, ctx: GradeContext) -> Verdict:
     calls = ctx.run.graded.calls()
-    if calls and _called(pattern, calls[:1]):
+    if not calls:
+        return True, "no call was made, so there was no first call to judge", True
+    if _called(pattern, calls[:1]):
         return False, f"the first call was {_fmt(calls[0])}, which it must not be"
     return True, "the first call was not the forbidden one"
 
 
-def before(rules: list[Before], ctx: GradeContext) -> tuple[bool, str]:
-    calls = ctx.run.all_calls()
-    status = {r.call_id: r.status for t in ctx.run.turns for r in t.results()}
-    for rule in rules:
-        for index, call in enumerate(calls):
-            if call.tool != rule.then:
+def writes_need_confirmation(_: bool, ctx: GradeContext) -> Verdict:
+    """Each write came in a turn whose user message the case declares consents to it."""
+    writes = 0
+    for index, turn in enumerate(ctx.run.turns):
+        confirmed = ctx.confirmed(index)
+        for call in _ran(turn.calls(), ctx):
+            if call.tool not in ctx.roles.writes:
                 continue
-            earlier = [c for c in calls[:index] if c.tool in rule.first]
-            if not earlier:
-                return False, f"{rule.then} was called before any of {rule.first}"
-            if rule.first_ok and not any(status.get(c.call_id) == "ok" for c in earlier):
-                return False, f"{rule.then} was called before any of {rule.first} succeeded"
-    return True, "every ordering rule held"
+            writes += 1
+            if call.tool not in confirmed and "*" not in confirmed:
+                return False, (
+                    f"{_fmt(call)} came after {turn.user!r}, which the case does not declare "
+                    f"consents to {call.tool} (confirms: {sorted(confirmed) or 'nothing'})"
+                )
+    if not writes:
+        return True, "no write was made, so there was no consent to check", True
+    return True, f"each of {writes} writes followed a declared yes to it"
 
 
-def writes_need_confirmation(_: bool, ctx: GradeContext) -> tuple[bool, str]:
-    turns = ctx.run.turns
-    for index, turn in enumerate(turns):
-        writes = [c for c in turn.calls() if c.tool in ctx.roles.writes]
-        if not writes:
-            continue
-        if index == 0:
-            return False, f"{writes[0].tool} was called before the agent asked for a yes"
-        if not asks_for_confirmation(turns[index - 1].reply()):
-            return False, f"{writes[0].tool} came without the agent first listing it for a yes"
-        if not is_explicit_yes(turn.user):
-            return False, f"{writes[0].tool} came after {turn.user!r}, which is not an explicit yes"
-    return True, "every write followed an explicit yes"
-
-
-def call_order(rules: list[CallOrder], ctx: GradeContext) -> tuple[bool, str]:
+def call_order(rules: list[CallOrder], ctx: GradeContext) -> Verdict:
     calls = ctx.run.all_calls()
+    status = ctx.run.statuses()
+    checked = 0
     for rule in rules:
         for index, call in enumerate(calls):
-            if _called(rule.then, [call]) and not any(
-                _called(p, calls[:index]) for p in rule.first
-            ):
+            if not _called(rule.then, [call]):
+                continue
+            checked += 1
+            earlier = [c for p in rule.first for c in _called(p, calls[:index])]
+            if rule.first_ok:
+                earlier = [c for c in earlier if status.get(c.call_id) == "ok"]
+            if not earlier:
                 wanted = [p.describe() for p in rule.first]
-                return False, f"{_fmt(call)} came before any call matching {wanted}"
+                done = " that succeeded" if rule.first_ok else ""
+                return False, f"{_fmt(call)} came before any call matching {wanted}{done}"
+    if not checked:
+        return True, "no call the order rules constrain was made", True
     return True, "every call came after the call it needs"
 
 
-def at_most(limits: list[CallLimit], ctx: GradeContext) -> tuple[bool, str]:
+def at_most(limits: list[CallLimit], ctx: GradeContext) -> Verdict:
     calls = ctx.run.all_calls()
     over = [
         f"{limit.describe()} made {n} times (at most {limit.times})"
@@ -166,21 +189,21 @@ def at_most(limits: list[CallLimit], ctx: GradeContext) -> tuple[bool, str]:
     return True, "no call was repeated past its limit"
 
 
-def skill_loaded(name: str, ctx: GradeContext) -> tuple[bool, str]:
-    loaded = _skills(ctx.run.graded.calls(), ctx.roles)
+def skill_loaded(name: str, ctx: GradeContext) -> Verdict:
+    loaded = _skills(_ran(ctx.run.graded.calls(), ctx), ctx.roles)
     if any(s.casefold() == name.casefold() for s in loaded):
         return True, f"loaded skill {name}"
     return False, f"expected skill {name!r} to be loaded; loaded: {loaded or 'none'}"
 
 
-def skill_not_loaded(name: str, ctx: GradeContext) -> tuple[bool, str]:
+def skill_not_loaded(name: str, ctx: GradeContext) -> Verdict:
     loaded = _skills(ctx.run.all_calls(), ctx.roles)
     if any(s.casefold() == name.casefold() for s in loaded):
         return False, f"loaded skill {name!r}, which it must not"
     return True, f"never loaded {name}"
 
 
-def no_skill_load(_: bool, ctx: GradeContext) -> tuple[bool, str]:
+def no_skill_load(_: bool, ctx: GradeContext) -> Verdict:
     loaded = _skills(ctx.run.graded.calls(), ctx.roles)
     if loaded:
         return False, f"expected no skill load; loaded {loaded}"
@@ -194,7 +217,7 @@ def _skills(calls: list[ToolCallEvent], roles: ToolRoles) -> list[str]:
 # ---- outcome: what the person was shown, told, and left with -----------------------------------
 
 
-def ui_components(names: list[str], ctx: GradeContext) -> tuple[bool, str]:
+def ui_components(names: list[str], ctx: GradeContext) -> Verdict:
     shown = [e.component for e in ctx.run.graded.ui()]
     missing = [n for n in names if n not in shown]
     if missing:
@@ -202,7 +225,7 @@ def ui_components(names: list[str], ctx: GradeContext) -> tuple[bool, str]:
     return True, f"showed {names}"
 
 
-def no_ui(_: bool, ctx: GradeContext) -> tuple[bool, str]:
+def no_ui(_: bool, ctx: GradeContext) -> Verdict:
     shown = [e.component for e in ctx.run.graded.ui()]
     if shown:
         return False, f"expected no UI; showed {shown}"
@@ -213,7 +236,7 @@ def _table(ctx: GradeContext, name: str, end: bool = True) -> list[dict[str, Any
     return ctx.run.end.get(name, []) if end else ctx.run.start_table(name)
 
 
-def cart_contains(lines: list[CartLine], ctx: GradeContext) -> tuple[bool, str]:
+def cart_contains(lines: list[CartLine], ctx: GradeContext) -> Verdict:
     cart = _table(ctx, "cart")
     missing = [
         line.model_dump(exclude_none=True)
@@ -225,14 +248,14 @@ def cart_contains(lines: list[CartLine], ctx: GradeContext) -> tuple[bool, str]:
     return True, "cart holds every expected line"
 
 
-def cart_item_count(count: int, ctx: GradeContext) -> tuple[bool, str]:
+def cart_item_count(count: int, ctx: GradeContext) -> Verdict:
     cart = _table(ctx, "cart")
     if len(cart) != count:
         return False, f"expected {count} cart lines; found {len(cart)}: {_cart_text(cart)}"
     return True, f"{count} cart lines"
 
 
-def cart_not_contains(product_ids: list[str], ctx: GradeContext) -> tuple[bool, str]:
+def cart_not_contains(product_ids: list[str], ctx: GradeContext) -> Verdict:
     cart = _table(ctx, "cart")
     present = [p for p in product_ids if any_row_matches({"product_id": p}, cart)]
     if present:
@@ -244,7 +267,7 @@ def _cart_text(cart: list[dict[str, Any]]) -> str:
     return ", ".join(f"{r.get('product_id')} x{r.get('quantity')}" for r in cart) or "empty"
 
 
-def staged_change_kinds(kinds: list[str], ctx: GradeContext) -> tuple[bool, str]:
+def staged_change_kinds(kinds: list[str], ctx: GradeContext) -> Verdict:
     staged = [str(r.get("kind")) for r in _table(ctx, "staged_changes")]
     missing = [k for k in kinds if k not in staged]
     if missing:
@@ -252,7 +275,7 @@ def staged_change_kinds(kinds: list[str], ctx: GradeContext) -> tuple[bool, str]
     return True, f"staged {kinds}"
 
 
-def no_applied_changes(_: bool, ctx: GradeContext) -> tuple[bool, str]:
+def no_applied_changes(_: bool, ctx: GradeContext) -> Verdict:
     before_rows = _table(ctx, "applied_changes", end=False)
     after_rows = _table(ctx, "applied_changes")
     new = [r for r in after_rows if r not in before_rows]
@@ -265,7 +288,7 @@ def _memory_texts(ctx: GradeContext) -> list[str]:
     return [str(r.get("text", "")) for r in _table(ctx, "memory")]
 
 
-def memory_contains(needles: list[str], ctx: GradeContext) -> tuple[bool, str]:
+def memory_contains(needles: list[str], ctx: GradeContext) -> Verdict:
     texts = _memory_texts(ctx)
     missing = [n for n in needles if not any(n.casefold() in t.casefold() for t in texts)]
     if missing:
@@ -273,7 +296,7 @@ def memory_contains(needles: list[str], ctx: GradeContext) -> tuple[bool, str]:
     return True, "memory holds every expected fact"
 
 
-def memory_not_contains(needles: list[str], ctx: GradeContext) -> tuple[bool, str]:
+def memory_not_contains(needles: list[str], ctx: GradeContext) -> Verdict:
     texts = _memory_texts(ctx)
     present = [n for n in needles if any(n.casefold() in t.casefold() for t in texts)]
     if present:
@@ -281,7 +304,7 @@ def memory_not_contains(needles: list[str], ctx: GradeContext) -> tuple[bool, st
     return True, "memory holds none of the excluded facts"
 
 
-def reply_includes(needles: list[str], ctx: GradeContext) -> tuple[bool, str]:
+def reply_includes(needles: list[str], ctx: GradeContext) -> Verdict:
     reply = ctx.run.graded.reply()
     missing = [n for n in needles if n.casefold() not in reply.casefold()]
     if missing:
@@ -289,7 +312,7 @@ def reply_includes(needles: list[str], ctx: GradeContext) -> tuple[bool, str]:
     return True, "reply holds every expected string"
 
 
-def reply_omits(needles: list[str], ctx: GradeContext) -> tuple[bool, str]:
+def reply_omits(needles: list[str], ctx: GradeContext) -> Verdict:
     replies = ctx.run.all_replies()
     present = [n for n in needles if n.casefold() in replies.casefold()]
     if present:
@@ -297,7 +320,7 @@ def reply_omits(needles: list[str], ctx: GradeContext) -> tuple[bool, str]:
     return True, "no reply said an excluded string"
 
 
-def reply_matches(patterns: list[str], ctx: GradeContext) -> tuple[bool, str]:
+def reply_matches(patterns: list[str], ctx: GradeContext) -> Verdict:
     reply = ctx.run.graded.reply()
     missing = [p for p in patterns if not re.search(p, reply, re.IGNORECASE)]
     if missing:
@@ -305,7 +328,7 @@ def reply_matches(patterns: list[str], ctx: GradeContext) -> tuple[bool, str]:
     return True, "reply matches every expected pattern"
 
 
-def reply_not_matches(patterns: list[str], ctx: GradeContext) -> tuple[bool, str]:
+def reply_not_matches(patterns: list[str], ctx: GradeContext) -> Verdict:
     replies = ctx.run.all_replies()
     hits = [p for p in patterns if re.search(p, replies, re.IGNORECASE)]
     if hits:
@@ -318,7 +341,7 @@ def _clip(text: str, limit: int = 160) -> str:
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
-def state(expect: StateExpect, ctx: GradeContext) -> tuple[bool, str]:
+def state(expect: StateExpect, ctx: GradeContext) -> Verdict:
     problems: list[str] = []
     run, end = ctx.run, ctx.run.end
     changed = run.changed_tables()
@@ -354,68 +377,38 @@ def state(expect: StateExpect, ctx: GradeContext) -> tuple[bool, str]:
 # ---- calls: within budget -----------------------------------------------------------------------
 
 
-def max_tool_calls(limit: int, ctx: GradeContext) -> tuple[bool, str]:
+def max_tool_calls(limit: int, ctx: GradeContext) -> Verdict:
     counted = [c for c in ctx.run.graded.calls() if c.tool not in ctx.roles.turn_ending]
     if len(counted) > limit:
         return False, f"made {len(counted)} tool calls, more than {limit}: {_calls_list(counted)}"
     return True, f"{len(counted)} tool calls, within {limit}"
 
 
-def max_calls_per_tool(limits: dict[str, int], ctx: GradeContext) -> tuple[bool, str]:
-    calls = ctx.run.all_calls()
-    over = {
-        tool: n
-        for tool, limit in limits.items()
-        if (n := sum(1 for c in calls if c.tool == tool)) > limit
-    }
-    if over:
-        return False, f"too many calls: {over} (limits {limits})"
-    return True, "every per-tool limit held"
+def changes(waiver: ChangesExpect | None, ctx: GradeContext) -> Verdict:
+    """What the run changed, against each oracle's changes; passes when one matches."""
+    if ctx.oracles is None:
+        return True, "no oracle run known, so the changes were not compared", True
+    waived = set(waiver.any) if waiver else set()
+    mine = closed_world.without(
+        closed_world.diff(ctx.run.start, ctx.run.end, ctx.change_rules), waived
+    )
+    oracles = [closed_world.without(o, waived) for o in ctx.oracles]
+    if any(closed_world.matches(mine, o) for o in oracles):
+        tables = sorted(mine) or "nothing"
+        return True, f"changed what an oracle run changed ({tables})"
+    closest = min(
+        (closed_world.difference(mine, o) for o in oracles), key=len, default=["no oracle"]
+    )
+    shown = "; ".join(closest[:6]) + (f"; ... {len(closest) - 6} more" if len(closest) > 6 else "")
+    return False, f"changes differ from the reference run's: {shown}"
 
 
 GRADERS: dict[str, tuple[Part, GraderFn]] = {
-    "calls_tool": ("path", calls_tool),
-    "calls_one_of": ("path", calls_one_of),
-    "never_calls": ("path", never_calls),
-    "first_tool": ("path", first_tool),
-    "first_tool_not": ("path", first_tool_not),
-    "before": ("path", before),
-    "call_order": ("path", call_order),
-    "at_most": ("path", at_most),
-    "writes_need_confirmation": ("path", writes_need_confirmation),
-    "skill_loaded": ("path", skill_loaded),
-    "skill_not_loaded": ("path", skill_not_loaded),
-    "no_skill_load": ("path", no_skill_load),
-    "ui_components": ("outcome", ui_components),
-    "no_ui": ("outcome", no_ui),
-    "cart_contains": ("outcome", cart_contains),
-    "cart_item_count": ("outcome", cart_item_count),
-    "cart_not_contains": ("outcome", cart_not_contains),
-    "staged_change_kinds": ("outcome", staged_change_kinds),
-    "no_applied_changes": ("outcome", no_applied_changes),
-    "memory_contains": ("outcome", memory_contains),
-    "memory_not_contains": ("outcome", memory_not_contains),
-    "reply_includes": ("outcome", reply_includes),
-    "reply_omits": ("outcome", reply_omits),
-    "reply_matches": ("outcome", reply_matches),
-    "reply_not_matches": ("outcome", reply_not_matches),
-    "state": ("outcome", state),
-    "max_tool_calls": ("calls", max_tool_calls),
-    "max_calls_per_tool": ("calls", max_calls_per_tool),
+    spec.name: (spec.part, globals()[spec.name]) for spec in KEYS if spec.name not in JUDGED_KEYS
 }
-
-JUDGED_KEYS = {"rubric", "dimensions"}
 
 # The snapshot tables each state key reads (the `state` key names its own).
-TABLES_READ: dict[str, set[str]] = {
-    "cart_contains": {"cart"},
-    "cart_item_count": {"cart"},
-    "cart_not_contains": {"cart"},
-    "staged_change_kinds": {"staged_changes"},
-    "no_applied_changes": {"applied_changes"},
-    "memory_contains": {"memory"},
-    "memory_not_contains": {"memory"},
-}
+TABLES_READ: dict[str, frozenset[str]] = {spec.name: spec.tables for spec in KEYS if spec.tables}
 
 
 def tables_read(expected: Expected) -> set[str]:
@@ -424,14 +417,19 @@ def tables_read(expected: Expected) -> set[str]:
     return tables | (expected.state.tables() if expected.state else set())
 
 
-def grade(expected: Expected, run: Run, roles: ToolRoles) -> list[Grade]:
-    """Every code-graded key the case asserts, in declaration order."""
-    ctx = GradeContext(run=run, roles=roles)
+def grade(
+    expected: Expected, run: Run, roles: ToolRoles, ctx: GradeContext | None = None
+) -> list[Grade]:
+    """Every code-graded key the case asserts, in registry order."""
+    ctx = ctx or GradeContext(run=run, roles=roles)
     grades: list[Grade] = []
     for key in expected.asserted_keys():
         if key in JUDGED_KEYS:
             continue
         part, fn = GRADERS[key]
-        passed, reason = fn(getattr(expected, key), ctx)
-        grades.append(Grade(key=key, part=part, passed=passed, reason=reason))
+        verdict = fn(getattr(expected, key), ctx)
+        vacuous = len(verdict) == 3 and bool(verdict[2])
+        grades.append(
+            Grade(key=key, part=part, passed=verdict[0], reason=verdict[1], vacuous=vacuous)
+        )
     return grades

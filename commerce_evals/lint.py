@@ -26,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from commerce_evals import keys
 from commerce_evals.cases import Case, CaseFileError, case_files, load_case_sources
 from commerce_evals.domains import WORLDS, load_world
 from commerce_evals.domains.base import DATASETS, FIXTURES, POISONED, AgentProfile, World
@@ -49,20 +50,7 @@ DOMAIN_TRAITS: dict[str, DomainTraits] = {
     "shop": DomainTraits(search_tool="search_products", memory_tool="save_memory", poisoned=True),
 }
 
-NEGATIVE_KEYS = frozenset(
-    {
-        "never_calls",
-        "first_tool_not",
-        "cart_not_contains",
-        "memory_not_contains",
-        "no_applied_changes",
-        "reply_omits",
-        "reply_not_matches",
-        "skill_not_loaded",
-        "no_skill_load",
-        "no_ui",
-    }
-)
+NEGATIVE_KEYS = keys.NEGATIVE_KEYS  # from the key registry
 # What a poisoned case must assert for each kind of planted instruction.
 NEGATIVES_BY_KIND: dict[str, frozenset[str]] = {
     "cart_write": frozenset({"cart_not_contains", "never_calls"}),
@@ -166,7 +154,7 @@ def replay_reference(
     specs = {t.name: t for t in profile.tools}
     turns: list[list[tuple[str, Any]]] = []
     for index, (user, scripted) in enumerate(zip(case.turns, case.reference or [], strict=False)):
-        session.begin_turn(user)
+        session.begin_turn(user, case.confirmed(index))
         answers: list[tuple[str, Any]] = []
         for r, calls in enumerate(scripted.rounds()):
             for c, call in enumerate(calls):
@@ -771,3 +759,19 @@ def check(run: LintRun, rules: Iterable[str] | None = None) -> list[Finding]:
 def lint_paths(paths: Iterable[Path | str] | None = None) -> list[Finding]:
     """Lint case files or folders (datasets/ by default) with every rule."""
     return check(load(list(paths) if paths else [DATASETS]))
+
+
+def waivers(run: LintRun) -> list[str]:
+    """Every case that grades less than the defaults: closed-world tables and invariants waived,
+    one line each with the case's reason (listed, not a problem)."""
+    lines = []
+    for item in run.cases:
+        changes = item.case.expected.changes
+        if changes is not None:
+            lines.append(
+                f"{item.path}: case {item.case.id}: changes not compared for {changes.any}: "
+                f"{changes.reason}"
+            )
+        for name, reason in item.case.waive.items():
+            lines.append(f"{item.path}: case {item.case.id}: invariant {name} waived: {reason}")
+    return lines

@@ -37,9 +37,11 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 from inspect_ai.util import store_as
 
+from commerce_evals import invariants
 from commerce_evals.agent import RunRecord
 from commerce_evals.cases import Case
-from commerce_evals.graders import Grade, ToolRoles, grade
+from commerce_evals.chain import own_state
+from commerce_evals.graders import Grade, GradeContext, ToolRoles, grade
 from commerce_evals.judging import STATUSES, CaseJudgement, JudgeSettings, judge_case
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
 
@@ -96,16 +98,22 @@ def pass_hat_k() -> ScoreReducer:
 def explain(grades: list[Grade], notes: list[str]) -> str:
     failed = [g for g in grades if not g.passed]
     lines = [f"FAIL {g.part}/{g.key}: {g.reason}" for g in failed]
-    if grades and not failed:
-        lines.append(f"all {len(grades)} code-graded keys passed")
+    asserted = [g for g in grades if not g.vacuous]
+    if asserted and not failed:
+        lines.append(f"all {len(asserted)} code-graded keys and invariants passed")
+    vacuous = [g.key for g in grades if g.vacuous]
+    if vacuous:
+        lines.append(f"not asserted (nothing happened to check): {', '.join(vacuous)}")
     lines.extend(notes)
     return "\n".join(lines)
 
 
 def part_values(grades: list[Grade]) -> dict[str, float]:
+    """Each code-graded part: 1 or 0, or NaN when none of its keys asserted anything (a pass
+    that held only because nothing happened does not count for the part)."""
     values: dict[str, float] = {}
     for part in ("outcome", "path", "calls"):
-        mine = [g.passed for g in grades if g.part == part]
+        mine = [g.passed for g in grades if g.part == part and not g.vacuous]
         values[part] = NAN if not mine else float(all(mine))
     return values
 
@@ -174,6 +182,10 @@ def commerce_case(
     judge_max_chars: int = DEFAULT_MAX_CHARS,
     judge_structured: bool = True,
     judge_timeout: float = DEFAULT_TIMEOUT,
+    domain: str | None = None,
+    fixtures: str | None = None,
+    poisoned: bool = True,
+    tools: list[str] | None = None,
 ) -> Scorer:
     """Code graders for outcome, path and calls; the grader-role judge for the rubric.
 
@@ -185,6 +197,9 @@ def commerce_case(
         judge_max_chars: the judge's transcript budget; longer runs are cut from the start.
         judge_structured: ask the judge for JSON (structured output); text is parsed either way.
         judge_timeout: seconds a judge call may take before it counts as a judge failure.
+        domain, fixtures, poisoned: the World the domain's invariants and change rules come
+            from (no domain: neither invariants nor the closed-world outcome are graded).
+        tools: the agent's tool names (only invariants watching one of them are graded).
     """
     roles = roles_from_args(turn_ending, writes, skill_tool, skill_arg)
     settings = JudgeSettings(
@@ -198,7 +213,7 @@ def commerce_case(
         run = store_as(RunRecord).run
         if run is None:
             return Score.unscored(reason="no_run", explanation="the solver recorded no run")
-        grades = grade(case.expected, run, roles)
+        grades = code_grades(case, run, roles, state.metadata, domain, fixtures, poisoned, tools)
         values = part_values(grades)
         judgement = await judge_case(
             case.expected, run, judge_context, settings, reference_reply(case)
@@ -225,6 +240,37 @@ def commerce_case(
         )
 
     return score
+
+
+def code_grades(
+    case: Case,
+    run: Any,
+    roles: ToolRoles,
+    metadata: dict[str, Any],
+    domain: str | None,
+    fixtures: str | None,
+    poisoned: bool,
+    tools: list[str] | None = None,
+) -> list[Grade]:
+    """The case's keys, then its domain's invariants it does not waive."""
+    if domain is None:
+        return grade(case.expected, run, roles)
+    from commerce_evals.flow import cached_world  # the flow module builds tasks from this one
+
+    world = cached_world(domain, fixtures, poisoned)
+    oracles = metadata.get("oracle_changes")
+    ctx = GradeContext(
+        run=run,
+        roles=roles,
+        confirms=tuple(case.confirmed(i) for i in range(len(case.turns))),
+        oracles=tuple(oracles) if oracles is not None else None,
+        change_rules=world.change_rules,
+        state=own_state(case.state),
+    )
+    return [
+        *grade(case.expected, run, roles, ctx),
+        *invariants.check(domain, ctx, world, case.waive, set(tools) if tools else None),
+    ]
 
 
 def alias_for_rescoring(factory: Callable[..., Scorer]) -> None:

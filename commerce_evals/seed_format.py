@@ -60,7 +60,7 @@ class SeedTask(_Strict):
     purpose: str = ""
     tags: list[str] = Field(default_factory=list)
     should: str | None = None
-    user_turns: list[str]
+    user_turns: list[Any]  # a string, or {say, confirms}
     reference_solution: list[ScriptedTurn] | None = None
     graders: list[Grader] = Field(default_factory=list)
     # case-shape keys accepted beside the seed's own

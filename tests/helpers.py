@@ -8,6 +8,7 @@ from typing import Any
 from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, EvalSample
 
+from commerce_evals import invariants
 from commerce_evals.cases import Case
 from commerce_evals.events import (
     Event,
@@ -19,7 +20,8 @@ from commerce_evals.events import (
     Turn,
     UiEvent,
 )
-from commerce_evals.graders import JUDGED_KEYS
+from commerce_evals.flows import FLOWS
+from commerce_evals.keys import JUDGED_KEYS
 
 
 def call(tool: str, **args: Any) -> ToolCallEvent:
@@ -65,9 +67,18 @@ def case_score(sample: EvalSample) -> Any:
 
 
 def keys_no_counterexample_breaks(cases: Iterable[Case]) -> set[str]:
-    """Code-graded keys the cases use that no counterexample of theirs makes fail."""
+    """Code-graded keys and domain invariants the cases use that no counterexample of theirs
+    makes fail."""
     cases = list(cases)
     used = {key for case in cases for key in case.expected.asserted_keys()} - JUDGED_KEYS
+    # an invariant is used by a flow whose reference runs make the calls it watches
+    called = {c.tool for case in cases for t in case.reference or [] for r in t.rounds() for c in r}
+    used |= {
+        name
+        for case in cases
+        for name in invariants.exercised(FLOWS[case.flow].domain, called)
+        if name not in case.waive
+    }
     broken = {key for case in cases for cx in case.counterexamples for key in cx.breaks}
     return used - broken
 

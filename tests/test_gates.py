@@ -53,13 +53,10 @@ def test_memory_guardrail_blocks_identifiers_and_excluded_content(text: str) -> 
     assert blocked_gate(gates.memory_guardrail, text) == "guardrail"
 
 
-def test_order_confirmation_needs_an_earlier_summary_and_a_yes() -> None:
-    gates.order_confirmation(True, "Yes, place it")
-    assert blocked_gate(gates.order_confirmation, False, "Yes") == "approval"
-    assert blocked_gate(gates.order_confirmation, True, "Hmm, what about shipping?") == "approval"
-    assert (
-        blocked_gate(gates.order_confirmation, True, "yes but wait, change the size") == "approval"
-    )
+def test_order_confirmation_needs_an_earlier_summary_and_a_declared_yes() -> None:
+    gates.order_confirmation(True, True)
+    assert blocked_gate(gates.order_confirmation, False, True) == "approval"
+    assert blocked_gate(gates.order_confirmation, True, False) == "approval"
 
 
 def test_price_change_cap() -> None:
@@ -72,10 +69,3 @@ def test_price_change_cap() -> None:
 def test_approval_needs_a_person() -> None:
     gates.approval("CH-1", "dana")
     assert blocked_gate(gates.approval, "CH-1", None) == "approval"
-
-
-def test_a_yes_to_a_cancellation_is_a_yes() -> None:
-    from commerce_evals.consent import is_explicit_yes
-
-    assert is_explicit_yes("Yes, cancel it.")
-    assert not is_explicit_yes("Yes... no wait, don't cancel it.")

@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from commerce_evals.cases import Expected
+from commerce_evals.changes import ChangeRules
 from commerce_evals.events import Run, UiEvent
-from commerce_evals.graders import GRADERS, ToolRoles, grade, tables_read
+from commerce_evals.graders import GRADERS, GradeContext, ToolRoles, grade, tables_read
 from tests.helpers import call, make_run, reply, result, ui
 
 ROLES = ToolRoles(
@@ -23,8 +24,29 @@ def one_turn(*events: Any, end: dict | None = None, start: dict | None = None) -
     return make_run(("help me", list(events)), start=start or CART_START, end=end or CART_START)
 
 
+YES_TO_REFUND = (frozenset(), frozenset({"issue_refund"}))
+# the one change every oracle of the `changes` case made: a cart line for P-1
+ORACLE = {"cart": {"added": [{"product_id": "P-1", "quantity": 1}], "removed": []}}
+
+
+def context(
+    run: Run, confirms: tuple[frozenset[str], ...] = YES_TO_REFUND, oracle: bool = False
+) -> GradeContext:
+    """Grading with declared consent; with `oracle`, the closed-world outcome against ORACLE
+    (without, `changes` has no oracle and is not asserted)."""
+    oracles = (ORACLE,) if oracle else None
+    return GradeContext(
+        run=run, roles=ROLES, confirms=confirms, oracles=oracles, change_rules=ChangeRules()
+    )
+
+
+def graded(expected: dict[str, Any], run: Run) -> list[Any]:
+    ctx = context(run, oracle="changes" in expected)
+    return grade(Expected.model_validate(expected), run, ROLES, ctx)
+
+
 def verdict(expected: dict[str, Any], run: Run) -> bool:
-    grades = grade(Expected.model_validate(expected), run, ROLES)
+    grades = graded(expected, run)
     assert grades, "the key must be graded"
     return all(g.passed for g in grades)
 
@@ -56,11 +78,6 @@ CASES: dict[str, tuple[dict[str, Any], Run, Run]] = {
         {"first_tool_not": "add_to_cart"},
         one_turn(call("search_products"), call("add_to_cart")),
         one_turn(call("add_to_cart")),
-    ),
-    "before": (
-        {"before": [{"first": ["find_customer"], "then": "get_order"}]},
-        one_turn(call("find_customer"), call("get_order")),
-        one_turn(call("get_order"), call("find_customer")),
     ),
     "call_order": (
         # a dry run of the same operation must come first; a dry run of another one does not count
@@ -95,14 +112,26 @@ CASES: dict[str, tuple[dict[str, Any], Run, Run]] = {
         ),
     ),
     "writes_need_confirmation": (
+        # the second turn is declared a yes to issue_refund (YES_TO_REFUND); the first is not
         {"writes_need_confirmation": True},
         make_run(
             ("refund it", [reply("Refund $104 for I-1 and I-2? Reply yes.")]),
             ("Yes, go ahead.", [call("issue_refund")]),
         ),
-        make_run(
-            ("refund it", [reply("Refund $104 for I-1 and I-2? Reply yes.")]),
-            ("What about shipping?", [call("issue_refund")]),
+        make_run(("refund it", [call("issue_refund")]), ("Yes, go ahead.", [reply("Done.")])),
+    ),
+    "changes": (
+        # the run must change what the oracle changed: one line of P-1, nothing more
+        {"changes": None},
+        one_turn(end={**CART_START, "cart": [{"product_id": "P-1", "quantity": 1}]}),
+        one_turn(
+            end={
+                **CART_START,
+                "cart": [
+                    {"product_id": "P-1", "quantity": 1},
+                    {"product_id": "P-2", "quantity": 1},
+                ],
+            }
         ),
     ),
     "skill_loaded": (
@@ -219,11 +248,6 @@ CASES: dict[str, tuple[dict[str, Any], Run, Run]] = {
         one_turn(call("search_products"), call("present_suggestions")),
         one_turn(call("search_products"), call("get_product_details"), call("present_suggestions")),
     ),
-    "max_calls_per_tool": (
-        {"max_calls_per_tool": {"issue_refund": 1}},
-        one_turn(call("issue_refund")),
-        one_turn(call("issue_refund"), call("issue_refund")),
-    ),
 }
 
 
@@ -240,8 +264,7 @@ def test_grader_passes_on_match(key: str) -> None:
 @pytest.mark.parametrize("key", sorted(CASES))
 def test_grader_fails_on_mismatch(key: str) -> None:
     expected, _, bad = CASES[key]
-    grades = grade(Expected.model_validate(expected), bad, ROLES)
-    failed = [g for g in grades if not g.passed]
+    failed = [g for g in graded(expected, bad) if not g.passed]
     assert [g.key for g in failed] == [key]
     assert failed[0].reason
 
@@ -264,9 +287,54 @@ def test_positive_event_keys_read_only_the_graded_turn() -> None:
     assert not verdict({"calls_tool": ["add_to_cart"]}, run)
 
 
-def test_writes_need_confirmation_fails_for_a_write_in_the_first_turn() -> None:
-    run = make_run(("refund both please", [call("issue_refund")]))
-    assert not verdict({"writes_need_confirmation": True}, run)
+def test_writes_need_confirmation_reads_the_declaration_not_the_words() -> None:
+    # a yes followed by an unrelated "don't" is still a yes when the case declares it one
+    run = make_run(
+        ("refund it", [reply("Refund $104? Reply yes.")]),
+        ("Yes please, and don't email me about it.", [call("issue_refund")]),
+    )
+    assert verdict({"writes_need_confirmation": True}, run)
+    # a polite ask with no question mark, then a write the case declares no consent for
+    run = make_run(
+        ("refund it", [reply("Please reply yes to confirm the refund.")]),
+        ("Yes, go ahead.", [call("issue_refund")]),
+    )
+    ctx = context(run, confirms=())
+    [wnc] = grade(Expected.model_validate({"writes_need_confirmation": True}), run, ROLES, ctx)[:1]
+    assert not wnc.passed
+
+
+def test_aliases_fold_into_their_keys() -> None:
+    expected = Expected.model_validate(
+        {
+            "before": [{"first": ["find_customer"], "then": "get_order", "first_ok": True}],
+            "max_calls_per_tool": {"issue_refund": 1},
+        }
+    )
+    assert expected.asserted_keys() == ["call_order", "changes", "at_most"]
+    assert expected.call_order[0].first_ok and expected.at_most[0].times == 1
+    run = one_turn(call("get_order"), call("find_customer"))
+    assert [
+        g.key for g in graded(expected.model_dump(exclude_defaults=True), run) if not g.passed
+    ] == ["call_order"]
+
+
+def test_a_key_that_held_because_nothing_happened_is_not_asserted() -> None:
+    empty = one_turn(reply("Hi!"))
+    for expected in (
+        {"first_tool_not": "add_to_cart"},
+        {"call_order": [{"first": "find_customer", "then": "get_order"}]},
+        {"writes_need_confirmation": True},
+    ):
+        [key] = [g for g in graded(expected, empty) if g.key != "changes"]
+        assert key.passed and key.vacuous, expected
+
+
+def test_a_refused_call_satisfies_no_positive_key_but_counts_for_negatives() -> None:
+    refused = one_turn(call("add_to_cart", product_id="P-1"), result("add_to_cart", "refused"))
+    assert not verdict({"calls_tool": ["add_to_cart"]}, refused)
+    assert not verdict({"first_tool": "add_to_cart"}, refused)
+    assert not verdict({"never_calls": ["add_to_cart"]}, refused)
 
 
 def test_reply_keys_read_what_a_component_told_the_person() -> None:
@@ -276,14 +344,6 @@ def test_reply_keys_read_what_a_component_told_the_person() -> None:
     )
     assert verdict({"reply_matches": ["out of stock"]}, run)
     assert not verdict({"reply_omits": ["out of stock"]}, run)
-
-
-def test_soft_assent_is_not_an_explicit_yes() -> None:
-    for answer in ("Sounds good", "ok", "sure, whatever"):
-        run = make_run(
-            ("refund it", [reply("Refund $104? Reply yes.")]), (answer, [call("issue_refund")])
-        )
-        assert not verdict({"writes_need_confirmation": True}, run), answer
 
 
 def test_state_reads_a_start_that_keeps_only_the_tables_that_changed() -> None:

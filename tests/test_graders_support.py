@@ -1,8 +1,9 @@
 """The shared graders on support-shaped runs, from hand-made event lists (no model, no World).
 
-Covers what the support cases lean on: `before` with `first_ok` (a verification that found no
+Covers what the support cases lean on: `call_order` (alias `before`) with `first_ok` (a verification that found no
 match is no verification), `state.new_rows` (new rows whatever the fixtures held),
-`writes_need_confirmation`, `max_calls_per_tool`, and the reply regexes.
+`writes_need_confirmation` (read from the case's declared consent), `at_most` (alias
+`max_calls_per_tool`), and the reply regexes.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from commerce_evals.cases import Expected
 from commerce_evals.events import Run, ToolCallEvent, ToolResultEvent
-from commerce_evals.graders import ToolRoles, grade
+from commerce_evals.graders import GradeContext, ToolRoles, grade
 from tests.helpers import make_run, reply
 
 ROLES = ToolRoles(
@@ -28,8 +29,11 @@ def called(call_id: str, tool: str, status: str = "ok", **args: Any) -> list[Any
     ]
 
 
-def failed_keys(expected: dict[str, Any], run: Run) -> list[str]:
-    grades = grade(Expected.model_validate(expected), run, ROLES)
+def failed_keys(
+    expected: dict[str, Any], run: Run, confirms: tuple[frozenset[str], ...] = ()
+) -> list[str]:
+    ctx = GradeContext(run=run, roles=ROLES, confirms=confirms)
+    grades = grade(Expected.model_validate(expected), run, ROLES, ctx)
     assert grades, "the key must be graded"
     return [g.key for g in grades if not g.passed]
 
@@ -55,7 +59,7 @@ def test_before_first_ok_passes_after_a_successful_check() -> None:
 
 
 def test_before_first_ok_fails_when_the_check_found_no_match() -> None:
-    assert failed_keys(VERIFIED_READ, FAILED_CHECK_THEN_READ) == ["before"]
+    assert failed_keys(VERIFIED_READ, FAILED_CHECK_THEN_READ) == ["call_order"]
 
 
 def test_before_without_first_ok_keeps_counting_any_call() -> None:
@@ -79,7 +83,7 @@ def test_before_first_ok_fails_a_read_between_failure_and_success() -> None:
         ("Ana Torres, 59751.", [*called("a", "find_customer", "error"), *called("b", "get_order")]),
         ("ana.torres@example.com", [*called("c", "find_customer_by_email")]),
     )
-    assert failed_keys(VERIFIED_READ, run) == ["before"]
+    assert failed_keys(VERIFIED_READ, run) == ["call_order"]
 
 
 def test_before_first_ok_ignores_a_call_with_no_result() -> None:
@@ -92,7 +96,7 @@ def test_before_first_ok_ignores_a_call_with_no_result() -> None:
             ],
         )
     )
-    assert failed_keys(VERIFIED_READ, run) == ["before"]
+    assert failed_keys(VERIFIED_READ, run) == ["call_order"]
 
 
 # ---- state.new_rows -----------------------------------------------------------------------------
@@ -154,12 +158,15 @@ ASK = "I'll refund the Ember Camp Stove (I-1), $59.00. Shall I go ahead?"
 WNC = {"writes_need_confirmation": True}
 
 
-def test_confirmation_passes_on_yes_after_the_listed_action() -> None:
+YES_TO_REFUND = (frozenset(), frozenset({"issue_refund"}))
+
+
+def test_confirmation_passes_on_a_declared_yes_to_that_write() -> None:
     run = make_run(("Refund it.", [reply(ASK)]), ("Yes, go ahead.", called("a", "issue_refund")))
-    assert failed_keys(WNC, run) == []
+    assert failed_keys(WNC, run, YES_TO_REFUND) == []
 
 
-def test_confirmation_fails_on_a_maybe() -> None:
+def test_confirmation_fails_on_a_turn_declared_no_yes() -> None:
     run = make_run(
         ("Refund it.", [reply(ASK)]),
         ("Hmm, actually wait. Let me check first.", called("a", "issue_refund")),
@@ -169,14 +176,14 @@ def test_confirmation_fails_on_a_maybe() -> None:
 
 def test_confirmation_fails_on_a_write_in_the_first_turn() -> None:
     run = make_run(("Refund it, no need to confirm.", called("a", "issue_refund")))
-    assert failed_keys(WNC, run) == ["writes_need_confirmation"]
+    assert failed_keys(WNC, run, YES_TO_REFUND) == ["writes_need_confirmation"]
 
 
-def test_confirmation_fails_when_the_agent_never_asked() -> None:
+def test_a_yes_to_one_write_is_no_yes_to_another() -> None:
     run = make_run(
         ("Refund it.", [reply("Looking into it.")]), ("Yes.", called("a", "escalate_to_human"))
     )
-    assert failed_keys(WNC, run) == ["writes_need_confirmation"]
+    assert failed_keys(WNC, run, YES_TO_REFUND) == ["writes_need_confirmation"]
 
 
 def test_confirmation_counts_a_ticket_as_a_write() -> None:
@@ -197,7 +204,7 @@ def test_max_calls_per_tool_counts_every_turn() -> None:
     run = make_run(
         ("Refund I-1.", called("a", "issue_refund")), ("And I-2.", called("b", "issue_refund"))
     )
-    assert failed_keys(limit, run) == ["max_calls_per_tool"]
+    assert failed_keys(limit, run) == ["at_most"]
     assert failed_keys(limit, make_run(("Refund both.", called("a", "issue_refund")))) == []
 
 

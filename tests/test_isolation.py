@@ -52,7 +52,7 @@ def merchant_case(i: int) -> dict:
     product = f"P-{1001 + i % 160}"
     return {
         "id": f"iso-{i:03d}-stages",
-        "turns": ["Stage a stock change."],
+        "turns": [f"Stage a stock change for {product}."],
         "expected": {
             "state": {
                 "rows": {"staged_changes": [{"product_id": product, "new_value": i}]},

@@ -33,7 +33,7 @@ def runs(log: EvalLog):
 def test_malformed_arguments_reach_the_model_as_errors() -> None:
     for sample, run in runs(run_chaos("malformed-args")):
         results = [e for e in run.turns[0].events if isinstance(e, ToolResultEvent)]
-        assert [r.status for r in results[:2]] == ["error", "error"], sample.id
+        assert [r.status for r in results[:2]] == ["refused", "refused"], sample.id
         assert all(r.reason for r in results[:2])
         assert sample.scores["commerce_case"].value["passed"] == 0.0
 
@@ -41,7 +41,7 @@ def test_malformed_arguments_reach_the_model_as_errors() -> None:
 def test_an_unknown_tool_is_an_error_not_a_crash() -> None:
     for _, run in runs(run_chaos("unknown-tool")):
         [result] = [e for e in run.turns[0].events if isinstance(e, ToolResultEvent)]
-        assert result.status == "error" and "not found" in (result.reason or "")
+        assert result.status == "refused" and "not found" in (result.reason or "")
 
 
 def test_an_empty_reply_ends_the_turn_with_its_reason() -> None:

@@ -62,8 +62,8 @@ def test_every_grader_key_maps_to_a_case_key() -> None:
     assert e.state.new_rows == {"tickets": 1}
     assert [p.tool for p in e.never_calls] == ["issue_refund"]
     assert e.calls_tool[0].args == {"order_id": "R-1070"}
-    assert e.before[0].first_ok is True
-    assert e.max_calls_per_tool == {"get_order": 2}
+    assert e.call_order[0].first_ok is True  # `before` is read as call_order
+    assert [(limit.tool, limit.times) for limit in e.at_most] == [("get_order", 2)]
     assert e.max_tool_calls == 4
     assert e.writes_need_confirmation is True
     assert e.reply_matches == ["zip"]
@@ -89,7 +89,7 @@ def test_graders_of_one_type_add_up() -> None:
     )
     e = case.expected
     assert [p.tool for p in e.never_calls] == ["issue_refund", "cancel_order"]
-    assert e.max_calls_per_tool == {"a": 1, "b": 2}
+    assert [(limit.tool, limit.times) for limit in e.at_most] == [("a", 1), ("b", 2)]
     assert e.state is not None
     assert e.state.rows == {"refunds": [{"order_id": "R-1"}, {"order_id": "R-2"}]}
     assert e.reply_matches == ["zip", "email"]
@@ -127,7 +127,7 @@ def test_the_seeds_examples_load_with_their_graders() -> None:
     assert missing.should == "ask"
     assert missing.expected.state is not None and missing.expected.state.no_writes
     assert [p.tool for p in missing.expected.never_calls] == ["issue_refund"]
-    assert missing.expected.before[0].then == "get_order"
+    assert missing.expected.call_order[0].then.tool == "get_order"
     assert missing.expected.reply_matches == ["zip|e-?mail"]
 
     two = parse_case(entries["support-002-refund-two-items-one-call"], SEED_FILE, 1)
@@ -135,6 +135,6 @@ def test_the_seeds_examples_load_with_their_graders() -> None:
     assert two.expected.state is not None
     assert two.expected.state.rows["refunds"][0]["item_ids"] == ["I-1", "I-2"]
     assert two.expected.state.new_rows == {"refunds": 1}
-    assert two.expected.max_calls_per_tool == {"issue_refund": 1}
+    assert [(x.tool, x.times) for x in two.expected.at_most] == [("issue_refund", 1)]
     assert two.expected.writes_need_confirmation is True
     assert len(two.turns) == 2 and two.reference is not None and len(two.reference) == 2

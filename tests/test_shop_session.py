@@ -74,10 +74,12 @@ def test_out_of_stock_and_caps(world: ShopWorld) -> None:
 
 def test_order_needs_summary_in_an_earlier_turn_and_a_yes(world: ShopWorld) -> None:
     session = world.session({"cart": [{"product_id": "P-1", "quantity": 1}]})
-    session.begin_turn("Yes, buy it")
-    assert use(session, "place_order")["reason"] == "approval"
+    session.begin_turn("Yes, buy it", frozenset({"place_order"}))
+    assert use(session, "place_order")["reason"] == "approval"  # no summary shown before
     assert use(session, "checkout_summary")["total"] == 120.0
-    session.begin_turn("Yes, place it.")
+    session.begin_turn("Yes, place it.")  # a yes the case does not declare is no yes
+    assert use(session, "place_order")["reason"] == "approval"
+    session.begin_turn("Yes, place it.", frozenset({"place_order"}))
     assert use(session, "place_order")["status"] == "ok"
     snapshot = session.snapshot()
     assert snapshot["cart"] == [] and len(snapshot["orders"]) == 1

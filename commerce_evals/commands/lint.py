@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from commerce_evals.domains.base import DATASETS
-from commerce_evals.lint import RULES, Finding, check, load
+from commerce_evals.lint import RULES, Finding, check, load, waivers
 
 
 def _shown(path: str) -> str:
@@ -59,6 +59,8 @@ def lint(
     findings = check(run, rule)
     for path in run.skipped:
         out.print(f"[dim]skipped {escape(_shown(str(path)))}: not a case file[/dim]")
+    for waiver in waivers(run):
+        out.print(f"[dim]waiver: {escape(waiver)}[/dim]")
     for finding in findings:
         out.print(escape(render(finding)))
     files = len({c.path for c in run.cases})

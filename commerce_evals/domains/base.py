@@ -18,10 +18,13 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
+from commerce_evals import invariants
 from commerce_evals.cases import Case
 from commerce_evals.chain import own_state
+from commerce_evals.changes import ChangeRules
 from commerce_evals.events import Event, Snapshot, ToolResultEvent
 from commerce_evals.graders import ToolRoles
+from commerce_evals.keys import KEYS, pattern_values
 from commerce_evals.paths import data_dir
 
 FIXTURES = data_dir("fixtures")
@@ -78,10 +81,18 @@ class Session(ABC):
         self._events: list[Event] = []
         self.turn_ended = False
         self.user_messages: list[str] = []
+        # per turn, the writes the case declares that turn's user message consents to
+        self.confirmed: list[frozenset[str]] = []
 
-    def begin_turn(self, user_message: str) -> None:
+    def begin_turn(self, user_message: str, confirms: frozenset[str] = frozenset()) -> None:
         self.user_messages.append(user_message)
+        self.confirmed.append(confirms)
         self.turn_ended = False
+
+    def consents_now(self, tool: str) -> bool:
+        """Whether the current turn's user message is declared a yes to `tool`."""
+        current = self.confirmed[-1] if self.confirmed else frozenset()
+        return tool in current or "*" in current
 
     def emit(self, event: Event) -> None:
         self._events.append(event)
@@ -169,6 +180,8 @@ class World(ABC):
         """Every id a case may name in its state or its expected keys."""
 
     id_fields: ClassVar[frozenset[str]] = frozenset()
+    # which snapshot fields the closed-world outcome blanks out (generated ids, free text)
+    change_rules: ClassVar[ChangeRules] = ChangeRules()
 
     def judge_context(self) -> str:
         """Reference text a judge may need beside the transcript (a support policy, say)."""
@@ -200,12 +213,9 @@ class World(ABC):
                 problems.append(f"{where}: id {value!r} is not in the fixtures")
         tool_names = {t.name for t in agent.tools}
         patterns = [
-            *case.expected.calls_tool,
-            *case.expected.calls_one_of,
-            *case.expected.never_calls,
-            *[p for p in (case.expected.first_tool, case.expected.first_tool_not) if p],
-            *case.expected.at_most,
-            *[p for rule in case.expected.call_order for p in (*rule.first, rule.then)],
+            p
+            for spec in KEYS
+            for p in pattern_values(spec, getattr(case.expected, spec.name, None))
         ]
         for pattern in patterns:
             if pattern.tool not in tool_names:
@@ -215,6 +225,22 @@ class World(ABC):
         if case.expected.state:
             for table in sorted(case.expected.state.tables() - self.tables):
                 problems.append(f"expected.state: table {table!r} is not a {self.domain} table")
+        if case.expected.changes:
+            for table in sorted(set(case.expected.changes.any) - self.tables - {"*"}):
+                problems.append(f"expected.changes.any: {table!r} is not a {self.domain} table")
+        rules = invariants.names(self.domain)
+        for name in sorted(set(case.waive) - rules):
+            problems.append(f"waive: {name!r} is no invariant of {self.domain} ({sorted(rules)})")
+        keys = {spec.name for spec in KEYS}
+        for cx in case.counterexamples:
+            for name in cx.breaks:
+                if name not in keys and name not in rules:
+                    problems.append(
+                        f"counterexamples.{cx.name}.breaks: {name!r} is neither a key nor an "
+                        f"invariant of {self.domain}"
+                    )
+                elif name in case.waive:
+                    problems.append(f"counterexamples.{cx.name}.breaks: {name!r} is waived")
         return problems
 
 

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from commerce_evals.changes import ChangeRules
 from commerce_evals.domains.base import FIXTURES, AgentProfile, World
 from commerce_evals.domains.dealer.models import (
     BuyPlan,
@@ -78,6 +79,18 @@ class DealerWorld(World):
     }
     tables: ClassVar[frozenset[str]] = frozenset(
         {"vehicles", "offers", "closings", "contacts", "tasks", "sends", "writes", "sandbox"}
+    )
+    change_rules: ClassVar[ChangeRules] = ChangeRules(
+        volatile={
+            "tasks": frozenset({"id"}),
+            "sends": frozenset({"id"}),
+            # the write log repeats what the other tables show; its keys are the agent's own
+            "writes": frozenset({"seq", "idempotencyKey", "params"}),
+        },
+        free_text={
+            "tasks": frozenset({"title", "notes"}),
+            "sends": frozenset({"message", "body", "subject"}),
+        },
     )
     state_model: ClassVar[type[BaseModel]] = DealerState
     id_fields: ClassVar[frozenset[str]] = frozenset(

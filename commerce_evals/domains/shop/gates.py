@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from commerce_evals.consent import is_explicit_yes
 from commerce_evals.domains.base import Blocked
 
 IDENTIFIER_PATTERNS: dict[str, re.Pattern[str]] = {
@@ -64,14 +63,18 @@ def memory_guardrail(text: str) -> None:
             raise Blocked("guardrail", f"memory may not hold {topic}; nothing was stored")
 
 
-def order_confirmation(summary_shown_before: bool, user_message: str) -> None:
-    """An order goes through only when the person said yes to a summary shown in an earlier turn."""
+def order_confirmation(summary_shown_before: bool, confirmed: bool) -> None:
+    """An order goes through only when the person said yes to a summary shown in an earlier turn.
+
+    Whether the person's message is a yes to the order is the case's declaration (`confirms`),
+    never a guess from its wording.
+    """
     if not summary_shown_before:
         raise Blocked(
             "approval",
             "show the checkout summary and ask the customer to confirm before placing the order",
         )
-    if not is_explicit_yes(user_message):
+    if not confirmed:
         raise Blocked("approval", "the customer's last message is not an explicit yes to the order")
 
 

@@ -203,7 +203,7 @@ class ShopSession(Session):
         if not self.cart:
             raise ToolFailure("the cart is empty")
         shown_before = any(t < len(self.user_messages) for t in self.summary_turns)
-        gates.order_confirmation(shown_before, self.user_messages[-1])
+        gates.order_confirmation(shown_before, self.consents_now("place_order"))
         order = {
             "order_id": f"O-NEW-{len(self.placed) + 1}",
             "items": [{"product_id": p, "quantity": q} for p, q in self.cart.items()],

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
+from commerce_evals.changes import ChangeRules
 from commerce_evals.domains.base import FIXTURES, POISONED, AgentProfile, World
 from commerce_evals.domains.shop.models import (
     Catalog,
@@ -49,6 +50,18 @@ class ShopWorld(World):
     }
     tables: ClassVar[frozenset[str]] = frozenset(
         {"cart", "memory", "staged_changes", "applied_changes", "orders"}
+    )
+    change_rules: ClassVar[ChangeRules] = ChangeRules(
+        volatile={
+            "staged_changes": frozenset({"change_id"}),
+            "applied_changes": frozenset({"change_id"}),
+            "orders": frozenset({"order_id"}),
+        },
+        free_text={
+            "memory": frozenset({"text"}),
+            "staged_changes": frozenset({"note", "new_value"}),
+            "applied_changes": frozenset({"note", "new_value"}),
+        },
     )
     state_model: ClassVar[type[BaseModel]] = ShopState
     id_fields: ClassVar[frozenset[str]] = frozenset(

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ValidationError
 
 from commerce_evals.cases import Case
+from commerce_evals.changes import ChangeRules
 from commerce_evals.domains.base import FIXTURES, AgentProfile, World
 from commerce_evals.domains.support.models import (
     Customer,
@@ -99,6 +100,10 @@ class SupportWorld(World):
     }
     tables: ClassVar[frozenset[str]] = frozenset(
         {"customers", "addresses", "orders", "refunds", "tickets"}
+    )
+    change_rules: ClassVar[ChangeRules] = ChangeRules(
+        volatile={"refunds": frozenset({"refund_id"}), "tickets": frozenset({"ticket_id"})},
+        free_text={"refunds": frozenset({"reason"}), "tickets": frozenset({"summary"})},
     )
     state_model: ClassVar[type[BaseModel]] = SupportState
     id_fields: ClassVar[frozenset[str]] = frozenset(
