@@ -3,11 +3,27 @@ registers itself on the app through `register(app)`."""
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
+from typing import Any
 
 import typer
 
-app = typer.Typer(
+from commerce_evals.errors import InputError, report
+
+
+class App(typer.Typer):
+    """Any command's InputError (a file or argument the user gave) is one `error:` line, exit 2."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().__call__(*args, **kwargs)
+        except InputError as err:
+            sys.stderr.write(report(err) + "\n")
+            raise SystemExit(err.exit_code) from None
+
+
+app = App(
     help="Author, run-pattern and report tools for commerce-evals (runs are `inspect eval`).",
     no_args_is_help=True,
     add_completion=False,

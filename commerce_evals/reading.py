@@ -118,18 +118,31 @@ def _expanded_size(root: yaml.Node, where: str) -> int:
     return expanded
 
 
-def parse_yaml(text: str, where: str) -> Any:
+def compose_yaml(text: str, where: str) -> yaml.Node | None:
+    """The document's node tree, within the depth and alias limits (None for an empty file)."""
     loader = _LimitedLoader(text, where)
     try:
         root = loader.get_single_node()
-        if root is None:
-            return None
-        _expanded_size(root, where)
-        return loader.construct_document(root)
+        if root is not None:
+            _expanded_size(root, where)
+        return root
     except yaml.YAMLError as err:
         raise ReadError(f"{where}: not valid YAML: {' '.join(str(err).split())}") from err
     except RecursionError as err:
         raise _too_deep(where) from err
+    finally:
+        loader.dispose()
+
+
+def parse_yaml(text: str, where: str) -> Any:
+    root = compose_yaml(text, where)
+    if root is None:
+        return None
+    loader = yaml.SafeLoader("")
+    try:
+        return loader.construct_document(root)
+    except yaml.YAMLError as err:
+        raise ReadError(f"{where}: not valid YAML: {' '.join(str(err).split())}") from err
     finally:
         loader.dispose()
 
