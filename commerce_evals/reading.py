@@ -118,20 +118,32 @@ def _expanded_size(root: yaml.Node, where: str) -> int:
     return expanded
 
 
+def _yaml_problem(err: yaml.YAMLError) -> str:
+    """PyYAML's error in one line: what it was doing, what it found, and where."""
+    if isinstance(err, yaml.MarkedYAMLError) and err.problem:
+        mark = err.problem_mark
+        at = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        context = f"{err.context}: " if err.context else ""
+        return f"{context}{err.problem}{at}"
+    return " ".join(str(err).split())
+
+
 def compose_yaml(text: str, where: str) -> yaml.Node | None:
     """The document's node tree, within the depth and alias limits (None for an empty file)."""
-    loader = _LimitedLoader(text, where)
+    loader: _LimitedLoader | None = None
     try:
+        loader = _LimitedLoader(text, where)  # the reader checks the characters already
         root = loader.get_single_node()
         if root is not None:
             _expanded_size(root, where)
         return root
     except yaml.YAMLError as err:
-        raise ReadError(f"{where}: not valid YAML: {' '.join(str(err).split())}") from err
+        raise ReadError(f"{where}: not valid YAML: {_yaml_problem(err)}") from err
     except RecursionError as err:
         raise _too_deep(where) from err
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def parse_yaml(text: str, where: str) -> Any:
@@ -142,7 +154,7 @@ def parse_yaml(text: str, where: str) -> Any:
     try:
         return loader.construct_document(root)
     except yaml.YAMLError as err:
-        raise ReadError(f"{where}: not valid YAML: {' '.join(str(err).split())}") from err
+        raise ReadError(f"{where}: not valid YAML: {_yaml_problem(err)}") from err
     finally:
         loader.dispose()
 

@@ -72,7 +72,8 @@ _INTEGER = re.compile(r"^[+-]?\d+$")
 
 
 def _shown(value: Any) -> str:
-    text = value if isinstance(value, str) else repr(value)
+    # a value with a newline or a control character is shown quoted, so the message stays one line
+    text = value if isinstance(value, str) and value.isprintable() else repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
