@@ -178,9 +178,13 @@ def parse_json(text: str, where: str) -> Any:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise ReadError(
-            f"{where}: not valid JSON: {err.msg} (line {err.lineno}, column {err.colno})"
-        ) from err
+        # one line of JSON lines is already named by its file:line
+        at = (
+            f"line {err.lineno}, column {err.colno}"
+            if "\n" in text.strip()
+            else f"column {err.colno}"
+        )
+        raise ReadError(f"{where}: not valid JSON: {err.msg} ({at})") from err
     except RecursionError as err:
         raise _too_deep(where) from err
     if _depth(data) > MAX_DEPTH:
