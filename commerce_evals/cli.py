@@ -9,7 +9,7 @@ from typing import Any
 
 import typer
 
-from commerce_evals.errors import InputError, report
+from commerce_evals.errors import InputError, report, unwritable
 
 
 class App(typer.Typer):
@@ -21,6 +21,12 @@ class App(typer.Typer):
         except InputError as err:
             sys.stderr.write(report(err) + "\n")
             raise SystemExit(err.exit_code) from None
+        except OSError as err:
+            shown = unwritable(err)
+            if shown is None:
+                raise
+            sys.stderr.write(report(shown) + "\n")
+            raise SystemExit(shown.exit_code) from None
 
 
 app = App(

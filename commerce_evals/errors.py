@@ -15,10 +15,14 @@ was missed"). So importing this module wraps `sys.excepthook`: an uncaught `Inpu
 
 from __future__ import annotations
 
+import errno
 import sys
 from types import TracebackType
 
 EXIT_ERROR = 2
+# An OSError with one of these, uncaught, is a place the user told the command to write to (a
+# --log-dir, an --out) that it cannot: said in one line, not a traceback.
+UNWRITABLE = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOTDIR, errno.ENOSPC})
 
 
 class InputError(ValueError):
@@ -36,14 +40,25 @@ def report(error: InputError) -> str:
     return f"error: {error}"
 
 
+def unwritable(error: BaseException) -> InputError | None:
+    """An uncaught OSError about a folder or file that cannot be written, as an InputError."""
+    if isinstance(error, OSError) and error.errno in UNWRITABLE and error.filename:
+        return InputError(
+            f"{error.filename}: cannot write here ({error.strerror}); "
+            "choose a folder you can write to (--log-dir, --out)"
+        )
+    return None
+
+
 _previous_hook = sys.excepthook
 
 
 def _hook(kind: type[BaseException], error: BaseException, traceback: TracebackType | None) -> None:
-    if isinstance(error, InputError):
-        sys.stderr.write(report(error) + "\n")
+    shown = error if isinstance(error, InputError) else unwritable(error)
+    if shown is not None:
+        sys.stderr.write(report(shown) + "\n")
         sys.stderr.flush()
-        raise SystemExit(error.exit_code)
+        raise SystemExit(shown.exit_code)
     _previous_hook(kind, error, traceback)
 
 

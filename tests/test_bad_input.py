@@ -636,6 +636,20 @@ COMMANDS: list[tuple[str, list[str], str]] = [
 ]
 
 
+def test_eval_set_into_a_folder_it_cannot_write(tmp_path: Path) -> None:
+    blocker = write(tmp_path / "blocker", "a file, not a folder")
+    command = [sys.executable, "-m", "inspect_ai._cli.main", "eval-set", "commerce_evals/checkout"]
+    result = _run(
+        [*command, "--model", "commerce/reference", "--log-dir", str(blocker / "logs")], ROOT
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.splitlines()[0] == (
+        f"error: {blocker}/logs: cannot write here (Not a directory); "
+        "choose a folder you can write to (--log-dir, --out)"
+    )
+    assert "Traceback" not in result.stderr
+
+
 @pytest.mark.parametrize(("name", "command", "line"), COMMANDS, ids=[r[0] for r in COMMANDS])
 def test_the_command_prints_one_line_and_exits_2(
     tmp_path: Path, name: str, command: list[str], line: str
