@@ -57,9 +57,7 @@ class Label(BaseModel):
 
 
 class LabelFileError(InputError):
-    def __init__(self, problems: list[str]):
-        self.problems = problems
-        super().__init__("\n".join(problems))
+    """One line per problem (InputError keeps them in `problems`)."""
 
 
 def _problems(path: Path, line: int, err: ValidationError) -> list[str]:

@@ -128,9 +128,7 @@ class SetsFile(_Strict):
 
 
 class SetsFileError(InputError):
-    def __init__(self, problems: list[str]):
-        self.problems = problems
-        super().__init__("\n".join(problems))
+    """One line per problem (InputError keeps them in `problems`)."""
 
 
 def load_sets(path: Path | str | None = None) -> SetsFile:
