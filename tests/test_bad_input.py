@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from inspect_ai import eval
 from inspect_ai.model import get_model
 from typer.testing import CliRunner
 
@@ -41,6 +42,7 @@ ROOT = Path(__file__).parent.parent
 MINI_CASES = DATA / "cases" / "mini.yaml"
 CHECKOUT_ARGS = "dataset, fixtures, instructions, poisoned, counterexamples, max_rounds, epochs"
 EXAMPLE_TRAFFIC = ROOT / "datasets" / "production" / "example.jsonl"
+GOOD_LINE = EXAMPLE_TRAFFIC.read_bytes().splitlines()[0]
 
 ALIAS_BOMB = "\n".join(
     [
@@ -502,19 +504,29 @@ def test_an_unwritable_output_folder(tmp_path: Path, good_log: Path) -> None:
 def test_trends_writes_nothing_into_the_current_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.run_pattern_logs import production_dir
-
-    logs = production_dir(str(EXAMPLE_TRAFFIC), "commerce/judge-pass")
-    monkeypatch.chdir(tmp_path)
+    # a private judge cache: the production tests count real judge calls on the same traffic
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    traffic = write(tmp_path / "t.jsonl", GOOD_LINE + b"\n")
+    logs = tmp_path / "logs"
+    [log] = eval(
+        production(traffic=str(traffic)),
+        model="none",
+        model_roles={"grader": "commerce/judge-pass"},
+        log_dir=str(logs),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
     result = CliRunner().invoke(app, ["trends", str(logs)])
     assert result.exit_code == 0, result.output
-    assert list(tmp_path.iterdir()) == []
+    assert list(work.iterdir()) == []
     assert f"chart: {logs / 'trends.png'}" in result.output
 
 
 # ---- traffic, labels, sets ------------------------------------------------------------------------
 
-GOOD_LINE = EXAMPLE_TRAFFIC.read_bytes().splitlines()[0]
 TRAFFIC: list[tuple[str, bytes, str]] = [
     (
         "not UTF-8",

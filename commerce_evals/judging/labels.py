@@ -125,8 +125,12 @@ def append_label(path: Path, label: Label) -> None:
     """Add one label at the end of the file (a JSON line, or a YAML list item)."""
     data = json.dumps(label.model_dump(mode="json", exclude_defaults=True), ensure_ascii=False)
     yaml_file = path.suffix in {".yaml", ".yml"}
-    existing = path.read_text(encoding="utf-8") if path.exists() else ""
-    if yaml_file and existing.strip() and not isinstance(yaml.compose(existing), yaml.SequenceNode):
+    try:
+        existing = read_text(path, what="label file") if path.exists() else ""
+        root = compose_yaml(existing, str(path)) if yaml_file and existing.strip() else None
+    except ReadError as err:
+        raise LabelFileError(err.problems) from err
+    if root is not None and not isinstance(root, yaml.SequenceNode):
         raise LabelFileError([f"{path}:1: (file): labels append to a YAML list or a JSONL file"])
     prefix = "" if not existing or existing.endswith("\n") else "\n"
     with path.open("a", encoding="utf-8") as out:
