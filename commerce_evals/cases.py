@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -324,9 +326,17 @@ def _location(loc: tuple[Any, ...]) -> str:
 
 def _read_data(path: Path) -> Any:
     try:
-        return parse_data(read_text(path, MAX_CASE_FILE_BYTES, "case file"), path)
+        text = read_text(path, MAX_CASE_FILE_BYTES, "case file")
+        # a copy: cases keep references to the parsed values (state rows, call arguments)
+        return copy.deepcopy(_parse_case_text(text, path))
     except ReadError as err:
         raise CaseFileError(err.problems) from err
+
+
+@lru_cache(maxsize=32)
+def _parse_case_text(text: str, path: Path) -> Any:
+    """Parsed once per text: sorting a folder reads each file, and loading it reads it again."""
+    return parse_data(text, path)
 
 
 def _is_seed_task(entry: dict[str, Any]) -> bool:
