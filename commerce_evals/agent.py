@@ -58,8 +58,13 @@ class ReplayScript:
 CURRENT_SCRIPT: ContextVar[ReplayScript | None] = ContextVar("commerce_script", default=None)
 
 
+# Placeholders the session fills (flow.check_placeholders knows them besides the World's).
+SESSION_VARIABLES = ("memory",)
+
+
 def render_instructions(template: str, variables: dict[str, Any], session: Session) -> str:
-    return Template(template).safe_substitute(variables, memory=session.context()).strip()
+    """Every placeholder was checked when the task loaded, so a missing one here is a bug."""
+    return Template(template).substitute(variables, memory=session.context()).strip()
 
 
 class _PendingCalls:

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-import json
+import copy
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-from pydantic import Field, ValidationError, create_model, field_validator, model_validator
+from pydantic import (
+    Field,
+    ValidationError,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
+from commerce_evals.errors import InputError
 from commerce_evals.keys import (  # noqa: F401  (the value shapes are re-exported here)
     DEFAULT_KEYS,
     EMPTY,
@@ -27,6 +34,7 @@ from commerce_evals.keys import (  # noqa: F401  (the value shapes are re-export
     canonical,
     fold_aliases,
 )
+from commerce_evals.reading import ReadError, parse_data, read_text
 
 CASE_ID = re.compile(r"^[a-z][a-z0-9_]*-\d{3}-[a-z0-9][a-z0-9-]*$")
 
@@ -248,34 +256,67 @@ class Case(Strict):
         return [self.reference, *(self.script(a.name) for a in self.alternatives)]
 
 
-class CaseFileError(ValueError):
+class CaseFileError(InputError):
     """Every problem in one or more case files, one line each naming file, case and field."""
 
     def __init__(self, problems: list[str]):
-        self.problems = problems
-        super().__init__("\n".join(problems))
+        super().__init__(problems)
+
+
+CASE_SUFFIXES = (".yaml", ".yml", ".json")
+MAX_CASE_FILE_BYTES = 8 * 1024 * 1024
+# Top-level keys of the other files that live beside case files (the run sets file, the price
+# table): a file in a folder holding one of them, and neither `cases:` nor `id:`, is not a case file.
+OTHER_FILE_KEYS = frozenset({"sets", "models"})
 
 
 def _location(loc: tuple[Any, ...]) -> str:
     return ".".join(str(part) for part in loc) or "(case)"
 
 
-def _read_entries(path: Path) -> list[Any]:
-    text = path.read_text(encoding="utf-8")
+def _read_data(path: Path) -> Any:
     try:
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-    except (yaml.YAMLError, json.JSONDecodeError) as err:
-        raise CaseFileError(
-            [f"{path}: not valid {path.suffix.lstrip('.').upper()}: {err}"]
-        ) from err
+        text = read_text(path, MAX_CASE_FILE_BYTES, "case file")
+        # a copy: cases keep references to the parsed values (state rows, call arguments)
+        return copy.deepcopy(_parse_case_text(text, path))
+    except ReadError as err:
+        raise CaseFileError(err.problems) from err
+
+
+@lru_cache(maxsize=32)
+def _parse_case_text(text: str, path: Path) -> Any:
+    """Parsed once per text: sorting a folder reads each file, and loading it reads it again."""
+    return parse_data(text, path)
+
+
+def _is_seed_task(entry: dict[str, Any]) -> bool:
+    from commerce_evals.seed_format import is_seed_task
+
+    return is_seed_task(entry)
+
+
+def _read_entries(path: Path) -> list[Any]:
+    data = _read_data(path)
     if data is None:
-        return []
+        raise CaseFileError(
+            [f"{path}: the file holds no cases (it is empty); add cases or remove it"]
+        )
     if isinstance(data, dict) and "cases" in data:
         data = data["cases"]
-    elif isinstance(data, dict):
+    elif isinstance(data, dict) and ("id" in data or _is_seed_task(data)):
         data = [data]
+    elif isinstance(data, dict):
+        keys = ", ".join(sorted(map(str, data))[:5])
+        raise CaseFileError(
+            [
+                f"{path}: expected a list of cases, a mapping with 'cases:', or one case with "
+                f"'id:'; found the keys {keys}"
+            ]
+        )
     if not isinstance(data, list):
         raise CaseFileError([f"{path}: expected a list of cases or a mapping with 'cases:'"])
+    if not data:
+        raise CaseFileError([f"{path}: the file holds no cases (an empty list); add cases"])
     return data
 
 
@@ -333,8 +374,36 @@ def load_case_sources(paths: list[Path]) -> list[tuple[Path, Case]]:
     return cases
 
 
-def case_files(path: Path) -> list[Path]:
-    """A case file, or every YAML/JSON file under a folder, sorted for a stable order."""
+def is_case_file(path: Path) -> bool:
+    """Whether a file met in a folder is a case file: anything but a mapping that holds another
+    kind of file's keys (`sets:`, `models:`) and neither `cases:` nor `id:`. A file that does not
+    read counts as a case file, so its error is reported; so does a typo such as `caes:`."""
+    try:
+        data = _read_data(path)
+    except CaseFileError:
+        return True
+    if not isinstance(data, dict) or "cases" in data or "id" in data:
+        return True
+    return not OTHER_FILE_KEYS & set(map(str, data))
+
+
+def sort_case_files(path: Path) -> tuple[list[Path], list[Path]]:
+    """(case files, other files) under a folder, or the one file named; sorted for a stable
+    order. A path that does not exist, or a folder with no case file, is a CaseFileError.
+    eval and lint both read folders through this, so they agree on what a case file is."""
     if path.is_dir():
-        return sorted(p for p in path.rglob("*") if p.suffix in {".yaml", ".yml", ".json"})
-    return [path]
+        found = sorted(p for p in path.rglob("*") if p.suffix in CASE_SUFFIXES and p.is_file())
+        cases = [p for p in found if is_case_file(p)]
+        if not cases:
+            raise CaseFileError(
+                [f"{path}: no case files in this folder (looked for *.yaml, *.yml, *.json)"]
+            )
+        return cases, [p for p in found if p not in cases]
+    if not path.exists():
+        raise CaseFileError([f"{path}: no such case file or folder"])
+    return [path], []
+
+
+def case_files(path: Path) -> list[Path]:
+    """A case file, or every case file under a folder (see sort_case_files)."""
+    return sort_case_files(path)[0]

@@ -23,6 +23,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 
 from commerce_evals.agent import CURRENT_SCRIPT
+from commerce_evals.errors import InputError
 from commerce_evals.providers import ScriptedModelAPI, position
 
 FAULTS = ("malformed-args", "unknown-tool", "empty", "endless", "huge", "error")
@@ -97,7 +98,10 @@ def _some_args(tools: list[ToolInfo]) -> dict[str, Any]:
 class ChaosModel(ScriptedModelAPI):
     def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         if model_name not in (*FAULTS, "mixed"):
-            raise ValueError(f"unknown fault chaos/{model_name}; choose from {[*FAULTS, 'mixed']}")
+            raise InputError(
+                f"unknown fault chaos/{model_name}; "
+                f"faults: {', '.join(f'chaos/{f}' for f in (*FAULTS, 'mixed'))}"
+            )
         super().__init__(model_name, *args, **kwargs)
 
     async def generate(

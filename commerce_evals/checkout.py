@@ -3,9 +3,11 @@
 from inspect_ai import Task, task
 
 from commerce_evals.flow import flow_task
+from commerce_evals.task_args import checked_arguments
 
 
 @task
+@checked_arguments
 def checkout(
     dataset: str | None = None,
     fixtures: str | None = None,

@@ -3,13 +3,34 @@ registers itself on the app through `register(app)`."""
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-app = typer.Typer(
+from commerce_evals.errors import InputError, report, unwritable
+
+
+class App(typer.Typer):
+    """Any command's InputError (a file or argument the user gave) is one `error:` line, exit 2."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().__call__(*args, **kwargs)
+        except InputError as err:
+            sys.stderr.write(report(err) + "\n")
+            raise SystemExit(err.exit_code) from None
+        except OSError as err:
+            shown = unwritable(err)
+            if shown is None:
+                raise
+            sys.stderr.write(report(shown) + "\n")
+            raise SystemExit(shown.exit_code) from None
+
+
+app = App(
     help="Author, run-pattern and report tools for commerce-evals (runs are `inspect eval`).",
     no_args_is_help=True,
     add_completion=False,
@@ -48,7 +69,17 @@ def main(
 
 
 # One line per command module; keep the list sorted.
-COMMANDS: list[str] = ["calibrate", "compare", "cost", "diff", "gate", "label", "lint", "search", "trends"]
+COMMANDS: list[str] = [
+    "calibrate",
+    "compare",
+    "cost",
+    "diff",
+    "gate",
+    "label",
+    "lint",
+    "search",
+    "trends",
+]
 
 for _name in COMMANDS:
     import_module(f"commerce_evals.commands.{_name}").register(app)

@@ -5,9 +5,11 @@ person, floors, pause versus delist, the brief, offers, closings and resets."""
 from inspect_ai import Task, task
 
 from commerce_evals.flow import flow_task
+from commerce_evals.task_args import checked_arguments
 
 
 @task
+@checked_arguments
 def dealer(
     dataset: str | None = None,
     fixtures: str | None = None,

@@ -4,9 +4,11 @@ budgets, trade-offs, no UI for small talk, multi-item requests fanned out in one
 from inspect_ai import Task, task
 
 from commerce_evals.flow import flow_task
+from commerce_evals.task_args import checked_arguments
 
 
 @task
+@checked_arguments
 def discovery(
     dataset: str | None = None,
     fixtures: str | None = None,

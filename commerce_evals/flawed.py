@@ -13,8 +13,10 @@ every runnable case has at least one, and each is tested to fail exactly its key
 from __future__ import annotations
 
 from collections import Counter
+from difflib import get_close_matches
 from fnmatch import fnmatchcase
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
@@ -23,7 +25,14 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from commerce_evals.agent import ReplayScript
 from commerce_evals.cases import Case, load_cases
 from commerce_evals.flow import dataset_paths
-from commerce_evals.providers import ScriptedModelAPI, current_script, position, scripted_message
+from commerce_evals.flows import FLOWS
+from commerce_evals.providers import (
+    ScriptedModelAPI,
+    ScriptedModelError,
+    current_script,
+    position,
+    scripted_message,
+)
 
 PREFIX = "flawed-"
 
@@ -40,6 +49,32 @@ def _cases(flow: str, dataset: str | None) -> dict[str, Case]:
     return {case.id: case for case in load_cases(dataset_paths(flow, dataset))}
 
 
+def known_case_ids(dataset: str | None) -> set[str]:
+    """The case ids a pattern may name: the dataset's, or every flow's."""
+    if dataset:
+        if not Path(dataset).exists():
+            raise ScriptedModelError(f"-M dataset={dataset}: no such case file or folder")
+        return {case.id for case in load_cases(dataset_paths("", dataset))}
+    return {case_id for flow in FLOWS for case_id in _cases(flow, None)}
+
+
+def check_patterns(patterns: dict[str, tuple[str, ...]], dataset: str | None) -> None:
+    """Each -M fail/flaky pattern names at least one case: a typo must not fail nothing."""
+    if not any(patterns.values()):
+        return
+    ids = known_case_ids(dataset)
+    for argument, values in patterns.items():
+        for pattern in values:
+            if any(fnmatchcase(case_id, pattern) for case_id in ids):
+                continue
+            close = get_close_matches(pattern, sorted(ids), n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise ScriptedModelError(
+                f"-M {argument}={pattern}: no case id matches it{hint} "
+                f"(ids are <flow>-<nnn>-<behavior>; shell patterns such as checkout-00* work)"
+            )
+
+
 class FlawedReplay(ScriptedModelAPI):
     def __init__(
         self,
@@ -51,10 +86,13 @@ class FlawedReplay(ScriptedModelAPI):
         **kwargs: Any,
     ) -> None:
         if not model_name.startswith(PREFIX) or model_name == PREFIX:
-            raise ValueError(f"a flawed scripted model is named commerce/{PREFIX}<label>")
+            raise ScriptedModelError(
+                f"a flawed scripted model is named commerce/{PREFIX}<label>, not commerce/{model_name}"
+            )
         self.fail = _patterns(fail)
         self.flaky = _patterns(flaky)
         self.dataset = dataset
+        check_patterns({"fail": self.fail, "flaky": self.flaky}, dataset)
         self._attempts: Counter[str] = Counter()
         self._broken: dict[int, bool] = {}
         super().__init__(model_name, *args, **kwargs)

@@ -5,22 +5,30 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from string import Template
 from typing import Any
 
 from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Scorer
 
-from commerce_evals.agent import DEFAULT_MAX_ROUNDS, commerce_agent
+from commerce_evals.agent import DEFAULT_MAX_ROUNDS, SESSION_VARIABLES, commerce_agent
 from commerce_evals.cases import Case, CaseFileError, case_files, load_case_sources
 from commerce_evals.chain import Chain, resolve_chains, with_chains
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import DATASETS, AgentProfile, World, fingerprint
+from commerce_evals.errors import InputError
 from commerce_evals.flows import FLOWS
 from commerce_evals.graders import ToolRoles
 from commerce_evals.judging import check_expected
 from commerce_evals.oracle import oracle_changes
+from commerce_evals.reading import read_text
 from commerce_evals.scorer import commerce_case, role_args
+
+
+class InstructionsError(InputError):
+    """Agent instructions with a placeholder nothing fills."""
+
 
 # Cases tagged with one of these name eval-only listings: they run only with the poisoned fixtures.
 EVAL_ONLY_TAGS = frozenset({"poisoned", "benign"})
@@ -39,6 +47,22 @@ def dataset_paths(flow: str, dataset: str | None) -> list[Path]:
     if folder.is_dir():
         return case_files(folder)
     return [p for p in (DATASETS / f"{flow}.yaml", DATASETS / f"{flow}.json") if p.exists()]
+
+
+def check_placeholders(template: str, variables: dict[str, Any], path: Path) -> None:
+    """Every $placeholder in the instructions has a value: a typo must not reach the model."""
+    known = {*variables, *SESSION_VARIABLES}
+    parsed = Template(template)
+    unknown = sorted(set(parsed.get_identifiers()) - known)
+    if unknown:
+        raise InstructionsError(
+            f"{path}: unknown placeholders {', '.join('$' + n for n in unknown)}; "
+            f"known: {', '.join('$' + n for n in sorted(known))} (write $$ for a dollar sign)"
+        )
+    if not parsed.is_valid():
+        raise InstructionsError(
+            f"{path}: a $ not followed by a placeholder name; write $$ for a dollar sign"
+        )
 
 
 def check_cases(sources: list[tuple[Path, Case]], world: World, agent: AgentProfile) -> None:
@@ -144,7 +168,9 @@ def flow_task(
     world = cached_world(domain, fixtures, poisoned)
     profile = world.agents[agent]
     instructions_path = Path(instructions) if instructions else profile.instructions
-    template = instructions_path.read_text(encoding="utf-8")
+    template = read_text(instructions_path, what="instructions file")
+    all_variables = {**world.instruction_variables(), **(variables or {})}
+    check_placeholders(template, all_variables, instructions_path)
     paths = dataset_paths(flow, dataset)
     if not paths:
         raise CaseFileError([f"no case file for flow {flow!r} under {DATASETS}"])
@@ -176,7 +202,7 @@ def flow_task(
             world,
             profile,
             template,
-            {**world.instruction_variables(), **(variables or {})},
+            all_variables,
             max_rounds=max_rounds,
         ),
         scorer=[

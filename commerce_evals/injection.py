@@ -6,9 +6,11 @@ from inspect_ai import Task, task
 
 from commerce_evals.flow import flow_task
 from commerce_evals.injection_scorer import INJECTION_SCORERS
+from commerce_evals.task_args import checked_arguments
 
 
 @task
+@checked_arguments
 def injection(
     dataset: str | None = None,
     fixtures: str | None = None,

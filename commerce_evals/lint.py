@@ -15,7 +15,6 @@ Tags the rules read (free-form otherwise):
 
 from __future__ import annotations
 
-import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -24,10 +23,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from commerce_evals import keys
-from commerce_evals.cases import Case, CaseFileError, case_files, load_case_sources
+from commerce_evals.cases import Case, CaseFileError, load_case_sources, sort_case_files
 from commerce_evals.domains import WORLDS, load_world
 from commerce_evals.domains.base import DATASETS, FIXTURES, POISONED, AgentProfile, World
 from commerce_evals.domains.shop import poison
@@ -228,30 +225,18 @@ def _schema_finding(problem: str, path: Path) -> Finding:
     return Finding(str(path), "-", "schema", problem.removeprefix(f"{path}: "))
 
 
-def holds_cases(path: Path) -> bool:
-    """Whether a file met in a folder is a case file: a list, or a mapping with cases: or id:.
-
-    Other YAML beside the case files (a run-set spec, say) is left alone; a file that does not
-    parse counts as a case file, so its error is reported.
-    """
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-    except (yaml.YAMLError, json.JSONDecodeError):
-        return True
-    return not isinstance(data, dict) or "cases" in data or "id" in data
-
-
 def load(paths: Iterable[Path | str]) -> LintRun:
     """Every case of every file; files that do not load become `schema` findings."""
     run = LintRun(cases=[])
     files: list[Path] = []
     for given in map(Path, paths):
-        for path in case_files(given):
-            if given.is_dir() and not holds_cases(path):
-                run.skipped.append(path)
-            else:
-                files.append(path)
+        try:
+            found, others = sort_case_files(given)  # the eval's own rule for what a case file is
+        except CaseFileError as err:
+            run.load_problems.extend(_schema_finding(p, given) for p in err.problems)
+            continue
+        files.extend(found)
+        run.skipped.extend(others)
     seen: dict[str, Path] = {}
     for path in files:
         try:

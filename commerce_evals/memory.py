@@ -4,9 +4,11 @@ remarks are not (silently); a stored fact changes the next session's pick."""
 from inspect_ai import Task, task
 
 from commerce_evals.flow import flow_task
+from commerce_evals.task_args import checked_arguments
 
 
 @task
+@checked_arguments
 def memory(
     dataset: str | None = None,
     fixtures: str | None = None,

@@ -36,12 +36,14 @@ from inspect_ai.util import store_as
 from commerce_evals.agent import RunRecord
 from commerce_evals.cases import Expected
 from commerce_evals.domains.base import DATASETS
+from commerce_evals.errors import InputError
 from commerce_evals.events import ReplyEvent, Run, ToolCallEvent, ToolResultEvent, UiEvent
 from commerce_evals.flow import cached_world
 from commerce_evals.judging import JudgeSettings, judge_case, shared_dimensions
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
 from commerce_evals.runs.traffic import Conversation, load_traffic
 from commerce_evals.scorer import alias_for_rescoring
+from commerce_evals.task_args import TaskArgumentError, checked_arguments
 
 logger = logging.getLogger(__name__)
 EXAMPLE_TRAFFIC = DATASETS / "production" / "example.jsonl"
@@ -115,7 +117,10 @@ def dimension_names(value: str | list[str] | None) -> list[str]:
     names = [n for n in names if n]
     unknown = [n for n in names if n not in known]
     if unknown or not names:
-        raise ValueError(f"dimensions: {unknown or names} not judges; judges: {sorted(known)}")
+        raise TaskArgumentError(
+            f"-T dimensions={value}: {', '.join(unknown) or 'none named'} not shared judge "
+            f"dimensions; choose from {', '.join(sorted(known))}"
+        )
     return names
 
 
@@ -200,6 +205,7 @@ def conversation_sample(conversation: Conversation) -> Sample:
 
 
 @task
+@checked_arguments
 def production(
     traffic: str | None = None,
     dimensions: str | None = None,
@@ -217,7 +223,8 @@ def production(
     for problem in problems:
         logger.warning(problem.describe())
     if not conversations:
-        raise ValueError(f"{path}: no valid conversation ({len(problems)} line(s) skipped)")
+        first = f"; first: {problems[0].describe()}" if problems else ""
+        raise InputError(f"{path}: no valid conversation ({len(problems)} line(s) skipped){first}")
     names = dimension_names(dimensions)
     return Task(
         name="production",

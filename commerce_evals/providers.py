@@ -39,6 +39,7 @@ from inspect_ai.model._model_output import ChatCompletionChoice
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 
 from commerce_evals.agent import CURRENT_SCRIPT, ReplayScript
+from commerce_evals.errors import InputError
 from commerce_evals.judging.judge import REFERENCE_REPLY
 from commerce_evals.judging.prompt import split_prompt
 from commerce_evals.judging.transcript import CUT_MARK, unquote
@@ -145,12 +146,31 @@ def current_script(model_name: str) -> ReplayScript:
     return script
 
 
+class ScriptedModelError(InputError):
+    """A scripted model name or argument that names nothing."""
+
+
+def scripted_model_names() -> list[str]:
+    """Every name the commerce provider answers to."""
+    return [
+        *(f"commerce/{name}" for name in SCRIPTED_MODELS),
+        "commerce/flawed-<label>",
+        "commerce/judge",
+        *(f"commerce/judge-{b}" for b in JUDGE_BEHAVIOURS if b != "reference"),
+    ]
+
+
+def unknown_model(model_name: str) -> ScriptedModelError:
+    return ScriptedModelError(
+        f"unknown scripted model commerce/{model_name}; "
+        f"scripted models: {', '.join(scripted_model_names())}"
+    )
+
+
 class ReplayModel(ScriptedModelAPI):
     def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         if model_name not in SCRIPTED_MODELS:
-            raise ValueError(
-                f"unknown scripted model commerce/{model_name}; choose one of {SCRIPTED_MODELS}"
-            )
+            raise unknown_model(model_name)
         super().__init__(model_name, *args, **kwargs)
 
     async def generate(
@@ -219,8 +239,7 @@ class ScriptedJudge(ScriptedModelAPI):
     def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         behaviour = judge_behaviour(model_name)
         if behaviour not in JUDGE_BEHAVIOURS:
-            names = ["judge", *(f"judge-{b}" for b in JUDGE_BEHAVIOURS if b != "reference")]
-            raise ValueError(f"unknown scripted judge commerce/{model_name}; choose one of {names}")
+            raise unknown_model(model_name)
         self.behaviour = behaviour
         super().__init__(model_name, *args, **kwargs)
 

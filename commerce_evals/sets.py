@@ -26,6 +26,7 @@ from inspect_ai import Epochs, Task, TaskSource, task, task_source, task_with
 from commerce_evals.cases import CaseFileError, load_cases
 from commerce_evals.flow import dataset_paths
 from commerce_evals.runs.set_spec import CaseInfo, RunSet, load_sets
+from commerce_evals.task_args import checked_arguments
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +60,7 @@ def flows_with_cases(run_set: RunSet) -> list[str]:
 
 
 @task
+@checked_arguments
 def case_set_flow(
     flow: str,
     set: str,
@@ -95,6 +97,7 @@ def case_set_flow(
 
 
 @task_source
+@checked_arguments
 def case_set(
     set: str,
     sets_file: str | None = None,

@@ -4,9 +4,11 @@ final sale, cancellations, addresses, price matching, handing over), on seed 003
 from inspect_ai import Task, task
 
 from commerce_evals.flow import flow_task
+from commerce_evals.task_args import checked_arguments
 
 
 @task
+@checked_arguments
 def support(
     dataset: str | None = None,
     fixtures: str | None = None,

@@ -175,7 +175,7 @@ def test_a_bad_label_is_named_by_file_line_and_field(tmp_path: Path) -> None:
     with pytest.raises(LabelFileError) as raised:
         read_labels(path)
     assert raised.value.problems == [
-        f"{path}:5: (label): not valid JSON: Expecting property name enclosed in double quotes"
+        f"{path}:5: (label): not valid JSON: Expecting property name enclosed in double quotes (column 2)"
     ]
     path.write_text(f"{good}\n\n{bad_verdict}\n{no_name}\n")
     with pytest.raises(LabelFileError) as raised:

@@ -125,9 +125,14 @@ def compare_command(
     except (LogReadError, PriceFileError) as err:
         die(str(err))
     target = out or (logdir[0] if logdir[0].is_dir() else logdir[0].parent) / "compare"
-    charts = write_charts(comparison, target)
     report = target / "compare.md"
-    report.write_text(markdown(comparison, charts, target), encoding="utf-8")
+    try:
+        charts = write_charts(comparison, target)
+        report.write_text(markdown(comparison, charts, target), encoding="utf-8")
+    except OSError as err:
+        die(
+            f"{target}: cannot write the report ({err.strerror or err}); choose a folder with --out"
+        )
     terminal = console()
     print_comparison(terminal, comparison, show_all)
     terminal.print(f"\nreport: {report}", markup=False)

@@ -1,6 +1,8 @@
 """`commerce-evals lint [PATHS]`: seed 000's authoring rules over case files (datasets/ by default).
 
-Exits 1 naming file, case and rule for every breach; 0 when every case passes every rule.
+Exits 1 naming file, case and rule for every breach (a file that does not load, or holds no case,
+is one); 0 when every case passes every rule; 2 when there is nothing to check (a path that does
+not exist, a folder with no case file).
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from commerce_evals.cases import CaseFileError, sort_case_files
+from commerce_evals.commands._output import die
 from commerce_evals.domains.base import DATASETS
 from commerce_evals.lint import RULES, Finding, check, load, waivers
 
@@ -52,11 +56,15 @@ def lint(
     unknown = sorted(set(rule or []) - set(RULES))
     if unknown:
         raise typer.BadParameter(f"unknown rules {unknown}; see --list-rules", param_hint="--rule")
-    missing = [p for p in paths or [] if not p.exists()]
-    if missing:
-        raise typer.BadParameter(f"no such file or folder: {missing[0]}", param_hint="PATHS")
+    for path in paths or []:
+        try:
+            sort_case_files(path)  # nothing to check is an error (2), not a clean pass
+        except CaseFileError as err:
+            die(str(err))
     run = load(paths or [DATASETS])
     findings = check(run, rule)
+    if not run.cases and not findings:
+        die("no cases found")
     for path in run.skipped:
         out.print(f"[dim]skipped {escape(_shown(str(path)))}: not a case file[/dim]")
     for waiver in waivers(run):

@@ -21,7 +21,10 @@ from commerce_evals.runs.logs import LogReadError
 def trends_command(
     logs: Annotated[list[Path], typer.Argument(help="Log files or folders.")],
     period: Annotated[str, typer.Option(help="Bucket verdicts by day, week or month.")] = "day",
-    out: Annotated[Path, typer.Option(help="The PNG chart to write.")] = Path("trends.png"),
+    out: Annotated[
+        Path | None,
+        typer.Option(help="The PNG chart to write (default: trends.png beside the first log)."),
+    ] = None,
 ) -> None:
     """Pass rate per rubric dimension per period, printed and plotted."""
     if period not in ("day", "week", "month"):
@@ -59,8 +62,13 @@ def trends_command(
     terminal.print(
         "n: Pass + Fail verdicts; +k?: Unknown or judge failed (a person must look)", markup=False
     )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    chart = trend_lines(result.rates, f"Judge pass rate per dimension per {period}", out)
+    first = logs[0]
+    out = out or (first if first.is_dir() else first.parent) / "trends.png"
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        chart = trend_lines(result.rates, f"Judge pass rate per dimension per {period}", out)
+    except OSError as err:
+        die(f"{out}: cannot write the chart ({err.strerror or err}); choose a place with --out")
     if chart is None:
         terminal.print("no chart: no dimension has a settled verdict", markup=False)
     else:

@@ -6,6 +6,7 @@ from importlib import import_module
 from pathlib import Path
 
 from commerce_evals.domains.base import World
+from commerce_evals.errors import InputError
 
 WORLDS = {
     "shop": "commerce_evals.domains.shop.world:ShopWorld",
@@ -17,6 +18,8 @@ WORLDS = {
 def load_world(domain: str, fixtures: Path | None = None, poisoned: bool = True) -> World:
     if domain not in WORLDS:
         raise ValueError(f"unknown domain {domain!r}; domains: {sorted(WORLDS)}")
+    if fixtures is not None and not fixtures.is_dir():
+        raise InputError(f"{fixtures}: no such fixtures folder")
     module, name = WORLDS[domain].split(":")
     world_class = getattr(import_module(module), name)
     return world_class.load(fixtures, poisoned)

@@ -24,6 +24,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from commerce_evals.cases import Expected
+from commerce_evals.errors import InputError
 
 JUDGES_DIR = Path(__file__).resolve().parent.parent / "judges"
 RUBRIC = "rubric"
@@ -33,7 +34,7 @@ _FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n(.*)\Z", re.DOTALL)
 _HEADING = re.compile(r"^##\s+(.+?)\s*$", re.MULTILINE)
 
 
-class DimensionFileError(ValueError):
+class DimensionFileError(InputError):
     """A dimension file that does not load, naming the file and what is wrong."""
 
 

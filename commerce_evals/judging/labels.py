@@ -21,7 +21,9 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from commerce_evals.errors import InputError
 from commerce_evals.judging.dimensions import NAME
+from commerce_evals.reading import ReadError, compose_yaml, parse_json, read_text
 
 
 class Label(BaseModel):
@@ -54,10 +56,8 @@ class Label(BaseModel):
         return (self.sample_id, self.epoch)
 
 
-class LabelFileError(ValueError):
-    def __init__(self, problems: list[str]):
-        self.problems = problems
-        super().__init__("\n".join(problems))
+class LabelFileError(InputError):
+    """One line per problem (InputError keeps them in `problems`)."""
 
 
 def _problems(path: Path, line: int, err: ValidationError) -> list[str]:
@@ -74,9 +74,9 @@ def _jsonl_entries(path: Path, text: str) -> list[tuple[int, Any]]:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            entries.append((number, json.loads(line)))
-        except json.JSONDecodeError as err:
-            problems.append(f"{path}:{number}: (label): not valid JSON: {err.msg}")
+            entries.append((number, parse_json(line, f"{path}:{number}: (label)")))
+        except ReadError as err:
+            problems.extend(err.problems)
     if problems:
         raise LabelFileError(problems)
     return entries
@@ -84,9 +84,9 @@ def _jsonl_entries(path: Path, text: str) -> list[tuple[int, Any]]:
 
 def _yaml_entries(path: Path, text: str) -> list[tuple[int, Any]]:
     try:
-        root = yaml.compose(text)
-    except yaml.YAMLError as err:
-        raise LabelFileError([f"{path}: not valid YAML: {err}"]) from err
+        root = compose_yaml(text, str(path))
+    except ReadError as err:
+        raise LabelFileError(err.problems) from err
     if root is None:
         return []
     if isinstance(root, yaml.MappingNode):
@@ -103,7 +103,10 @@ def read_labels(path: Path) -> list[Label]:
     """Every label in the file; all problems raised together, each naming file, line and field."""
     if not path.exists():
         return []
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = read_text(path, what="label file")
+    except ReadError as err:
+        raise LabelFileError(err.problems) from err
     yaml_file = path.suffix in {".yaml", ".yml"}
     entries = _yaml_entries(path, text) if yaml_file else _jsonl_entries(path, text)
     labels: list[Label] = []
@@ -122,8 +125,12 @@ def append_label(path: Path, label: Label) -> None:
     """Add one label at the end of the file (a JSON line, or a YAML list item)."""
     data = json.dumps(label.model_dump(mode="json", exclude_defaults=True), ensure_ascii=False)
     yaml_file = path.suffix in {".yaml", ".yml"}
-    existing = path.read_text(encoding="utf-8") if path.exists() else ""
-    if yaml_file and existing.strip() and not isinstance(yaml.compose(existing), yaml.SequenceNode):
+    try:
+        existing = read_text(path, what="label file") if path.exists() else ""
+        root = compose_yaml(existing, str(path)) if yaml_file and existing.strip() else None
+    except ReadError as err:
+        raise LabelFileError(err.problems) from err
+    if root is not None and not isinstance(root, yaml.SequenceNode):
         raise LabelFileError([f"{path}:1: (file): labels append to a YAML list or a JSONL file"])
     prefix = "" if not existing or existing.endswith("\n") else "\n"
     with path.open("a", encoding="utf-8") as out:

@@ -24,6 +24,7 @@ from typing import Any, Literal
 from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
 from inspect_ai.scorer import Score
 
+from commerce_evals.errors import InputError
 from commerce_evals.runs.set_spec import CaseInfo
 
 SCORER = "commerce_case"
@@ -32,7 +33,7 @@ PRIORITIES = ("critical", "high", "medium", "low")
 Status = Literal["pass", "fail", "flaky", "unscored"]
 
 
-class LogReadError(ValueError):
+class LogReadError(InputError):
     """Paths that hold no logs, or logs that cannot be read as one run."""
 
 
@@ -183,13 +184,27 @@ def latest_per_run(logs: list[tuple[Path, EvalLog]]) -> list[tuple[Path, EvalLog
     return sorted(kept, key=lambda item: (item[1].eval.model, item[1].eval.task, str(item[0])))
 
 
+def read_log(path: Path, header_only: bool = False) -> EvalLog:
+    """One log; a file that is not a readable Inspect log (zero bytes, truncated, corrupt, another
+    kind of file, no permission) is a LogReadError naming it, never a traceback."""
+    try:
+        return read_eval_log(str(path), header_only=header_only)
+    except Exception as err:  # Inspect raises many kinds (zip, JSON, pydantic, OS errors)
+        detail = " ".join(str(err).split())[:200] or type(err).__name__
+        if path.is_file() and path.stat().st_size == 0:
+            detail = "the file is empty"
+        raise LogReadError(
+            f"{path}: not a readable Inspect log ({detail}); re-run it or remove it"
+        ) from err
+
+
 def read_logs(paths: Sequence[Path | str], latest: bool = True) -> list[tuple[Path, EvalLog]]:
     """Logs with their samples; with `latest`, one per (task, model, arguments)."""
     files = log_files(paths)
-    headers = [(path, read_eval_log(str(path), header_only=True)) for path in files]
+    headers = [(path, read_log(path, header_only=True)) for path in files]
     if latest:
         headers = latest_per_run(headers)
-    return [(path, read_eval_log(str(path))) for path, _ in headers]
+    return [(path, read_log(path)) for path, _ in headers]
 
 
 def sorted_samples(log: EvalLog) -> list[EvalSample]:

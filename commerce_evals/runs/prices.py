@@ -10,10 +10,11 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from commerce_evals.domains.base import DATASETS
+from commerce_evals.errors import InputError
+from commerce_evals.reading import ReadError, parse_yaml, read_text
 
 PRICES_FILE = DATASETS / "prices.yaml"
 
@@ -52,18 +53,16 @@ class PriceTable(BaseModel):
         return None if price is None else price.cost(input_tokens, output_tokens)
 
 
-class PriceFileError(ValueError):
+class PriceFileError(InputError):
     pass
 
 
 def load_prices(path: Path | str | None = None) -> PriceTable:
     path = Path(path) if path else PRICES_FILE
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise PriceFileError(f"{path}: cannot read: {err}") from err
-    except yaml.YAMLError as err:
-        raise PriceFileError(f"{path}: not valid YAML: {err}") from err
+        data = parse_yaml(read_text(path, what="price table"), str(path))
+    except ReadError as err:
+        raise PriceFileError(err.problems) from err
     try:
         return PriceTable.model_validate(data or {})
     except ValidationError as err:

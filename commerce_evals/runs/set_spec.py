@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from commerce_evals.domains.base import DATASETS
+from commerce_evals.errors import InputError
 from commerce_evals.flows import FLOWS
+from commerce_evals.reading import ReadError, parse_yaml, read_text
 
 SETS_FILE = DATASETS / "sets.yaml"
 SET_NAME = r"^[a-z][a-z0-9_-]*$"
@@ -126,21 +127,17 @@ class SetsFile(_Strict):
         return self.sets[name]
 
 
-class SetsFileError(ValueError):
-    def __init__(self, problems: list[str]):
-        self.problems = problems
-        super().__init__("\n".join(problems))
+class SetsFileError(InputError):
+    """One line per problem (InputError keeps them in `problems`)."""
 
 
 def load_sets(path: Path | str | None = None) -> SetsFile:
     """Read and validate a sets file; every problem is raised together, naming file and field."""
     path = Path(path) if path else SETS_FILE
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise SetsFileError([f"{path}: cannot read: {err}"]) from err
-    except yaml.YAMLError as err:
-        raise SetsFileError([f"{path}: not valid YAML: {err}"]) from err
+        data = parse_yaml(read_text(path, what="sets file"), str(path))
+    except ReadError as err:
+        raise SetsFileError(err.problems) from err
     try:
         return SetsFile.model_validate(data)
     except ValidationError as err:

@@ -12,7 +12,6 @@ line number and field, and skipped: the rest of the file still runs.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -22,6 +21,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationErro
 
 from commerce_evals.events import Run, Snapshot, Turn
 from commerce_evals.flows import FLOWS
+from commerce_evals.reading import ReadError, decode, parse_json
 
 CONVERSATION_ID = r"^[A-Za-z0-9][A-Za-z0-9._:-]*$"
 
@@ -68,9 +68,9 @@ def known_domains() -> set[str]:
 
 def parse_line(text: str, file: str, number: int) -> Conversation | list[TrafficProblem]:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        return [TrafficProblem(file, number, "(line)", f"not valid JSON: {err.msg}")]
+        data = parse_json(text, "")
+    except ReadError as err:
+        return [TrafficProblem(file, number, "(line)", str(err).removeprefix(": "))]
     if not isinstance(data, dict):
         return [TrafficProblem(file, number, "(line)", "expected a JSON object")]
     try:
@@ -98,8 +98,16 @@ def load_traffic(path: Path | str) -> tuple[list[Conversation], list[TrafficProb
     conversations: list[Conversation] = []
     problems: list[TrafficProblem] = []
     seen: dict[str, int] = {}
-    with path.open(encoding="utf-8") as handle:
-        for number, text in enumerate(handle, start=1):
+    if not path.is_file():
+        raise ReadError(f"{path}: no such traffic file")
+    # Binary lines, each decoded on its own: one bad byte skips its line, not the whole file.
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                text = decode(raw, "")
+            except ReadError as err:
+                problems.append(TrafficProblem(str(path), number, "(line)", str(err)[2:]))
+                continue
             if not text.strip():
                 continue
             parsed = parse_line(text, str(path), number)

@@ -7,13 +7,11 @@ poisoned fixtures, so the `poisoned` switch changes nothing here.
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from commerce_evals.changes import ChangeRules
@@ -34,12 +32,14 @@ from commerce_evals.domains.dealer.models import (
     VehiclesFile,
 )
 from commerce_evals.domains.dealer.tools import OPERATOR_TOOLS
+from commerce_evals.errors import InputError
+from commerce_evals.reading import MAX_FIXTURE_BYTES, read_data
 
 HERE = Path(__file__).parent
 M = TypeVar("M", bound=BaseModel)
 
 
-class FixtureError(ValueError):
+class FixtureError(InputError):
     """A dealer fixture that does not load, naming the file and the field."""
 
 
@@ -51,12 +51,9 @@ def read_fixture(root: Path, stem: str, model: type[M]) -> M:
             break
     else:
         raise FixtureError(f"{root}: no {stem}.json or {stem}.yaml")
-    text = path.read_text(encoding="utf-8")
+    data = read_data(path, MAX_FIXTURE_BYTES, "fixture file")
     try:
-        data = json.loads(text) if suffix == ".json" else yaml.safe_load(text)
         return model.model_validate(data)
-    except (json.JSONDecodeError, yaml.YAMLError) as err:
-        raise FixtureError(f"{path}: not valid {suffix.lstrip('.').upper()}: {err}") from err
     except ValidationError as err:
         first = err.errors(include_url=False)[0]
         loc = ".".join(str(p) for p in first["loc"])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -23,19 +22,19 @@ from commerce_evals.domains.shop.models import (
 )
 from commerce_evals.domains.shop.search import SearchIndex
 from commerce_evals.domains.shop.tools import MERCHANT_TOOLS, SHOPPER_TOOLS
+from commerce_evals.errors import InputError
+from commerce_evals.reading import MAX_FIXTURE_BYTES, read_data, read_text
 
 HERE = Path(__file__).parent
 
 
-class FixtureError(ValueError):
+class FixtureError(InputError):
     """A fixture file that does not load, naming the file and the field."""
 
 
 def read_fixture(path: Path, model: type[BaseModel]) -> Any:
     try:
-        return model.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    except json.JSONDecodeError as err:
-        raise FixtureError(f"{path}: not valid JSON: {err}") from err
+        return model.model_validate(read_data(path, MAX_FIXTURE_BYTES, "fixture file"))
     except ValidationError as err:
         first = err.errors(include_url=False)[0]
         loc = ".".join(str(p) for p in first["loc"])
@@ -101,7 +100,7 @@ class ShopWorld(World):
             read_fixture(messages_file, SellerMessages).messages if messages_file.exists() else []
         )
         skills = {
-            p.stem: p.read_text(encoding="utf-8") for p in sorted((root / "skills").glob("*.md"))
+            p.stem: read_text(p, what="skill file") for p in sorted((root / "skills").glob("*.md"))
         }
         poisoned_ids: set[str] = set()
         poison_root = POISONED / "shop"

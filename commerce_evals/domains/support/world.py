@@ -7,7 +7,6 @@ fixtures' fixed `today` (nothing is delivered in the future), so a case can rely
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +31,8 @@ from commerce_evals.domains.support.models import (
     Tickets,
 )
 from commerce_evals.domains.support.tools import SUPPORT_TOOLS
+from commerce_evals.errors import InputError
+from commerce_evals.reading import MAX_FIXTURE_BYTES, read_data, read_text
 
 HERE = Path(__file__).parent
 
@@ -49,17 +50,13 @@ SECTION_ALIASES: dict[str, tuple[str, ...]] = {
 _STOPWORDS = {"the", "a", "an", "of", "to", "and", "for", "on", "in", "our", "with", "your"}
 
 
-class FixtureError(ValueError):
+class FixtureError(InputError):
     """A fixture file that does not load, naming the file and the field."""
 
 
 def read_fixture(path: Path, model: type[BaseModel]) -> Any:
     try:
-        return model.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    except FileNotFoundError as err:
-        raise FixtureError(f"{path}: missing") from err
-    except json.JSONDecodeError as err:
-        raise FixtureError(f"{path}: not valid JSON: {err}") from err
+        return model.model_validate(read_data(path, MAX_FIXTURE_BYTES, "fixture file"))
     except ValidationError as err:
         first = err.errors(include_url=False)[0]
         loc = ".".join(str(p) for p in first["loc"])
@@ -147,7 +144,7 @@ class SupportWorld(World):
             read_fixture(root / "orders.json", Orders).orders,
             read_fixture(root / "refunds.json", Refunds).refunds,
             read_fixture(root / "tickets.json", Tickets).tickets,
-            policy_path.read_text(encoding="utf-8"),
+            read_text(policy_path, what="policy file"),
         )
 
     def _check(self) -> None:

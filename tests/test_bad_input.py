@@ -1,0 +1,747 @@
+"""Bad input, class by class: each gets one clear first line and exit code 2, never a traceback.
+
+Each table row is one bad input a new user could give: the exact first line of the message and
+the exit code are asserted. In-process rows check the InputError (what the terminal shows is
+`error: ` + its first line, exit code 2); the subprocess rows run `inspect eval` and
+`commerce-evals` for real and check stderr, the exit code and that no traceback was printed.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from inspect_ai import eval
+from inspect_ai.model import get_model
+from typer.testing import CliRunner
+
+from commerce_evals.cases import load_cases
+from commerce_evals.checkout import checkout
+from commerce_evals.cli import app
+from commerce_evals.errors import InputError, report
+from commerce_evals.judging import shared_dimensions
+from commerce_evals.production import production
+from commerce_evals.reading import ALIAS_BUDGET, MAX_DEPTH
+from commerce_evals.runs.set_spec import load_sets
+from commerce_evals.runs.traffic import load_traffic
+from commerce_evals.sets import case_set, case_set_flow
+from commerce_evals.task_args import TaskArgumentError, checked_arguments
+from tests.conftest import DATA, MINI_SHOP
+from tests.helpers import run_task
+
+ROOT = Path(__file__).parent.parent
+MINI_CASES = DATA / "cases" / "mini.yaml"
+CHECKOUT_ARGS = "dataset, fixtures, instructions, poisoned, counterexamples, max_rounds, epochs"
+EXAMPLE_TRAFFIC = ROOT / "datasets" / "production" / "example.jsonl"
+GOOD_LINE = EXAMPLE_TRAFFIC.read_bytes().splitlines()[0]
+
+ALIAS_BOMB = "\n".join(
+    [
+        "a0: &a0 [x, x, x, x, x, x, x, x, x, x]",
+        *(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)),
+        "cases: [*a8]",
+    ]
+)
+DEEP_YAML = "cases: " + "[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5)
+MINI_CASE = MINI_CASES.read_text(encoding="utf-8").split("\n  - id: checkout-002")[0]
+
+
+def first_line(error: BaseException) -> str:
+    return report(error).splitlines()[0]  # type: ignore[arg-type]
+
+
+def expect_error(build: Callable[[], Any], line: str) -> None:
+    with pytest.raises(InputError) as caught:
+        build()
+    assert first_line(caught.value) == line
+    assert caught.value.exit_code == 2
+
+
+def write(path: Path, content: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path
+
+
+# ---- task arguments -------------------------------------------------------------------------------
+
+TASK_ARGUMENTS: list[tuple[str, Callable[[], Any], str]] = [
+    (
+        "a whole number that is not one",
+        lambda: checkout(max_rounds="abc"),
+        "error: -T max_rounds=abc: expected a whole number",
+    ),
+    (
+        "a bool that is not one",
+        lambda: checkout(poisoned="maybe"),
+        "error: -T poisoned=maybe: expected true or false",
+    ),
+    (
+        "an unknown name",
+        lambda: checkout(max_round=3),
+        f"error: -T max_round: task checkout takes no argument 'max_round'; "
+        f"its arguments: {CHECKOUT_ARGS}",
+    ),
+    ("below its minimum", lambda: checkout(epochs=0), "error: -T epochs=0: must be at least 1"),
+    (
+        "a missing case file",
+        lambda: checkout(dataset="no/such.yaml"),
+        "error: -T dataset=no/such.yaml: no such file or folder",
+    ),
+    (
+        "a fixtures folder that is a file",
+        lambda: checkout(fixtures=str(MINI_CASES)),
+        f"error: -T fixtures={MINI_CASES}: is a file; name a folder",
+    ),
+    (
+        "a missing instructions file",
+        lambda: checkout(instructions="no/such.md"),
+        "error: -T instructions=no/such.md: no such file",
+    ),
+    (
+        "a list where text belongs",
+        lambda: checkout(dataset=["a", "b"]),
+        "error: -T dataset=['a', 'b']: expected text",
+    ),
+    (
+        "an unknown flow",
+        lambda: case_set_flow(flow="chekout", set="regression"),
+        "error: -T flow=chekout: not one of checkout, discovery, memory, merchant, injection, "
+        "support, dealer",
+    ),
+    (
+        "an unknown set",
+        lambda: case_set(set="regresion"),
+        f"error: no set named 'regresion'; sets: {sorted(load_sets().sets)}",
+    ),
+    (
+        "an unknown judge dimension",
+        lambda: production(dimensions="politness"),
+        "error: -T dimensions=politness: politness not shared judge dimensions; choose from "
+        + ", ".join(sorted(shared_dimensions())),
+    ),
+    (
+        "a missing traffic file",
+        lambda: production(traffic="no/such.jsonl"),
+        "error: -T traffic=no/such.jsonl: no such file",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("build", "line"), [r[1:] for r in TASK_ARGUMENTS], ids=[r[0] for r in TASK_ARGUMENTS]
+)
+def test_bad_task_argument(build: Callable[[], Any], line: str) -> None:
+    expect_error(build, line)
+
+
+def test_a_good_argument_given_as_text_is_converted() -> None:
+    task = checkout(
+        dataset=str(MINI_CASES), fixtures=str(MINI_SHOP), max_rounds="5", poisoned="false"
+    )
+    assert len(task.dataset) == len(load_cases([MINI_CASES]))
+    assert task.metadata["poisoned"] is False
+
+
+# ---- case files -----------------------------------------------------------------------------------
+
+
+def _case_file_rows(tmp: Path) -> list[tuple[str, Path, str]]:
+    folder = tmp / "empty-folder"
+    folder.mkdir()
+    big = tmp / "big.yaml"
+    with big.open("w", encoding="utf-8") as out:
+        out.write("cases: []\n" + "#" * (9 * 1024 * 1024))
+    return [
+        (
+            "empty file",
+            write(tmp / "empty.yaml", ""),
+            "{p}: the file holds no cases (it is empty); add cases or remove it",
+        ),
+        (
+            "empty list",
+            write(tmp / "list.yaml", "cases: []\n"),
+            "{p}: the file holds no cases (an empty list); add cases",
+        ),
+        (
+            "empty folder",
+            folder,
+            "{p}: no case files in this folder (looked for *.yaml, *.yml, *.json)",
+        ),
+        (
+            "a typo for cases:",
+            write(tmp / "typo.yaml", "caes:\n  - id: checkout-001-x\n"),
+            "{p}: expected a list of cases, a mapping with 'cases:', or one case with 'id:'; found the keys caes",
+        ),
+        (
+            "not YAML",
+            write(tmp / "broken.yaml", "cases: [\n"),
+            "{p}: not valid YAML: while parsing a flow node: expected the node content, but found "
+            "'<stream end>' (line 2, column 1)",
+        ),
+        (
+            "not JSON",
+            write(tmp / "broken.json", '{"cases": [}'),
+            "{p}: not valid JSON: Expecting value (column 12)",
+        ),
+        (
+            "not UTF-8",
+            write(tmp / "latin1.yaml", b"cases:\n  - id: caf\xe9\n"),
+            "{p}: not UTF-8: byte 0xe9 at offset 18 (line 2, column 12); save the file as UTF-8",
+        ),
+        (
+            "nested too deep",
+            write(tmp / "deep.yaml", DEEP_YAML),
+            "{p}: nested deeper than 64 levels (line 1); flatten the data",
+        ),
+        (
+            "an alias bomb",
+            write(tmp / "bomb.yaml", ALIAS_BOMB),
+            "{p}: YAML aliases expand to 2,345,679,022 values from 31 written (more than "
+            f"{ALIAS_BUDGET:,} added); write the repeated values out or use fewer aliases",
+        ),
+        (
+            "too big",
+            big,
+            f"{{p}}: {big.stat().st_size:,} bytes, over the 8,388,608-byte limit for a case file",
+        ),
+        (
+            "a case that does not validate",
+            write(tmp / "invalid.yaml", MINI_CASE.replace("priority: high", "priority: urgent")),
+            "{p}: case checkout-001-cart-seen: priority: Input should be 'critical', 'high', 'medium' or 'low'",
+        ),
+    ]
+
+
+@pytest.fixture(scope="module")
+def case_file_rows(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, Path, str]]:
+    return _case_file_rows(tmp_path_factory.mktemp("case-files"))
+
+
+CASE_FILE_CLASSES = [
+    "empty file",
+    "empty list",
+    "empty folder",
+    "a typo for cases:",
+    "not YAML",
+    "not JSON",
+    "not UTF-8",
+    "nested too deep",
+    "an alias bomb",
+    "too big",
+    "a case that does not validate",
+]
+
+
+def _row(rows: list[tuple[str, Path, str]], name: str) -> tuple[Path, str]:
+    [(path, line)] = [(p, line.format(p=p)) for n, p, line in rows if n == name]
+    return path, line
+
+
+@pytest.mark.parametrize("name", CASE_FILE_CLASSES)
+def test_bad_case_file_under_eval(case_file_rows: list[tuple[str, Path, str]], name: str) -> None:
+    path, line = _row(case_file_rows, name)
+    expect_error(lambda: checkout(dataset=str(path), fixtures=str(MINI_SHOP)), f"error: {line}")
+
+
+# lint and eval share the loader: the same files fail both. A file that lint checked and found
+# wanting is a finding (exit 1); a path with nothing to check is exit 2.
+LINT_EXIT = {"empty folder": 2}
+
+
+@pytest.mark.parametrize("name", CASE_FILE_CLASSES)
+def test_bad_case_file_under_lint(case_file_rows: list[tuple[str, Path, str]], name: str) -> None:
+    path, line = _row(case_file_rows, name)
+    result = CliRunner().invoke(app, ["lint", str(path)])
+    code = LINT_EXIT.get(name, 1)
+    assert result.exit_code == code, result.output
+    if code == 2:
+        assert result.output.splitlines()[0] == f"error: {line}"
+    else:
+        problem = line.removeprefix(f"{path}: ")
+        shown = os.path.relpath(path)
+        if problem.startswith("case "):
+            case, problem = problem.split(": ", 1)
+            expected = f"{shown}: {case}: [schema] {problem}"
+        else:
+            expected = f"{shown}: case -: [schema] {problem}"
+        assert result.output.splitlines()[0] == expected
+    assert "Traceback" not in result.output
+
+
+def test_lint_of_a_missing_path_is_exit_2() -> None:
+    result = CliRunner().invoke(app, ["lint", "no/such/folder"])
+    assert result.exit_code == 2
+    assert result.output.splitlines()[0] == "error: no/such/folder: no such case file or folder"
+
+
+def test_a_folder_of_other_files_skips_them_in_lint_and_eval(tmp_path: Path) -> None:
+    write(tmp_path / "cases.yaml", MINI_CASE)
+    write(tmp_path / "sets.yaml", "sets: {}\n")
+    task = checkout(dataset=str(tmp_path), fixtures=str(MINI_SHOP))
+    assert [s.id for s in task.dataset] == ["checkout-001-cart-seen"]
+    result = CliRunner().invoke(app, ["lint", str(tmp_path), "--rule", "skip-reason"])
+    assert result.exit_code == 0, result.output
+    assert "skipped" in result.output and "sets.yaml" in result.output
+
+
+# ---- fixtures and instructions ----------------------------------------------------------------------
+
+
+def _fixture_copy(tmp: Path, name: str, file: str, content: str | bytes) -> Path:
+    folder = tmp / name
+    shutil.copytree(MINI_SHOP, folder)
+    write(folder / file, content)
+    return folder
+
+
+FIXTURES: list[tuple[str, str, str | bytes, str]] = [
+    (
+        "not JSON",
+        "catalog.json",
+        "{",
+        "{f}/catalog.json: not valid JSON: Expecting property name enclosed in double quotes (column 2)",
+    ),
+    (
+        "not UTF-8",
+        "store.json",
+        b'{"store_name": "\xff"}',
+        "{f}/store.json: not UTF-8: byte 0xff at offset 16 (line 1, column 17); save the file as UTF-8",
+    ),
+    (
+        "nested too deep",
+        "orders.json",
+        "[" * 70 + "]" * 70,
+        "{f}/orders.json: nested deeper than 64 levels; flatten the data",
+    ),
+    (
+        "a bad skill file",
+        "skills/x.md",
+        b"\xfe",
+        "{f}/skills/x.md: not UTF-8: byte 0xfe at offset 0 (line 1, column 1); save the file as UTF-8",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "file", "content", "line"), FIXTURES, ids=[r[0] for r in FIXTURES]
+)
+def test_bad_fixture_file(
+    tmp_path: Path, name: str, file: str, content: str | bytes, line: str
+) -> None:
+    folder = _fixture_copy(tmp_path, "fx", file, content)
+    expect_error(
+        lambda: checkout(dataset=str(MINI_CASES), fixtures=str(folder)),
+        "error: " + line.format(f=folder),
+    )
+
+
+def test_a_fixtures_folder_missing_a_file(tmp_path: Path) -> None:
+    expect_error(
+        lambda: checkout(dataset=str(MINI_CASES), fixtures=str(tmp_path)),
+        f"error: {tmp_path}/catalog.json: no such fixture file",
+    )
+
+
+INSTRUCTIONS: list[tuple[str, str | bytes, str]] = [
+    (
+        "an unknown placeholder",
+        "You serve $store_nme on $today.",
+        "{p}: unknown placeholders $store_nme; known: $customer_name, $max_change_pct, $max_quantity, $max_total, "
+        "$memory, $skills, $store_name, $today (write $$ for a dollar sign)",
+    ),
+    (
+        "a bare dollar sign",
+        "Prices are in $ and $5 off.",
+        "{p}: a $ not followed by a placeholder name; write $$ for a dollar sign",
+    ),
+    (
+        "not UTF-8",
+        b"Serve \x80 well.",
+        "{p}: not UTF-8: byte 0x80 at offset 6 (line 1, column 7); save the file as UTF-8",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "line"), INSTRUCTIONS, ids=[r[0] for r in INSTRUCTIONS]
+)
+def test_bad_instructions(tmp_path: Path, name: str, content: str | bytes, line: str) -> None:
+    path = write(tmp_path / "agent.md", content)
+    expect_error(
+        lambda: checkout(dataset=str(MINI_CASES), fixtures=str(MINI_SHOP), instructions=str(path)),
+        "error: " + line.format(p=path),
+    )
+
+
+# ---- scripted models ------------------------------------------------------------------------------
+
+SCRIPTED = (
+    "commerce/reference, commerce/flawed-<label>, commerce/judge, commerce/judge-pass, "
+    "commerce/judge-fail, commerce/judge-unknown, commerce/judge-garbage, commerce/judge-error, "
+    "commerce/judge-refuse, commerce/judge-slow, commerce/judge-echo"
+)
+MODELS: list[tuple[str, str, dict[str, Any], str]] = [
+    (
+        "a misspelt scripted model",
+        "commerce/refrence",
+        {},
+        f"error: unknown scripted model commerce/refrence; scripted models: {SCRIPTED}",
+    ),
+    (
+        "a misspelt scripted judge",
+        "commerce/judge-fial",
+        {},
+        f"error: unknown scripted model commerce/judge-fial; scripted models: {SCRIPTED}",
+    ),
+    (
+        "an unknown fault",
+        "chaos/slow",
+        {},
+        "error: unknown fault chaos/slow; faults: chaos/malformed-args, chaos/unknown-tool, chaos/empty, chaos/endless, chaos/huge, chaos/error, chaos/mixed",
+    ),
+    (
+        "a flawed model with no label",
+        "commerce/flawed-",
+        {},
+        "error: a flawed scripted model is named commerce/flawed-<label>, not commerce/flawed-",
+    ),
+    (
+        "-M fail naming no case",
+        "commerce/flawed-a",
+        {"fail": "checkout-001-cart-seen-prodcut"},
+        "error: -M fail=checkout-001-cart-seen-prodcut: no case id matches it; did you mean "
+        "checkout-001-cart-seen-product, checkout-009-multi-item-fan-out, "
+        "checkout-013-raise-quantity? (ids are <flow>-<nnn>-<behavior>; shell patterns such as checkout-00* work)",
+    ),
+    (
+        "-M flaky naming no case of the dataset",
+        "commerce/flawed-a",
+        {"flaky": "discovery-*", "dataset": str(MINI_CASES)},
+        "error: -M flaky=discovery-*: no case id matches it (ids are <flow>-<nnn>-<behavior>; shell patterns such as checkout-00* work)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "model", "args", "line"), MODELS, ids=[r[0] for r in MODELS])
+def test_bad_model(name: str, model: str, args: dict[str, Any], line: str) -> None:
+    expect_error(lambda: get_model(model, memoize=False, **args), line)
+
+
+def test_flawed_patterns_that_match_are_accepted() -> None:
+    get_model("commerce/flawed-a", memoize=False, fail="checkout-00*", dataset=str(MINI_CASES))
+
+
+# ---- logs and output folders ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def good_log() -> Path:
+    log = run_task(checkout(dataset=str(MINI_CASES), fixtures=str(MINI_SHOP)))
+    return Path(log.location)
+
+
+def _bad_logs(folder: Path, good: Path) -> dict[str, Path]:
+    data = good.read_bytes()
+    middle = len(data) // 2
+    return {
+        "zero bytes": write(folder / "zero.eval", b""),
+        "truncated": write(folder / "truncated.eval", data[:middle]),
+        "corrupt": write(folder / "corrupt.eval", data[:middle] + b"\0" * 64 + data[middle + 64 :]),
+        "not a log": write(folder / "notes.eval", "these are my notes\n"),
+    }
+
+
+LOG_LINES = {
+    "zero bytes": "error: {p}: not a readable Inspect log (the file is empty); re-run it or remove it",
+    "truncated": "error: {p}: not a readable Inspect log (EOCD not found); re-run it or remove it",
+    "corrupt": "error: {p}: not a readable Inspect log (",
+    "not a log": "error: {p}: not a readable Inspect log (EOCD not found); re-run it or remove it",
+}
+
+
+@pytest.mark.parametrize("command", ["gate", "diff", "compare", "trends"])
+@pytest.mark.parametrize("kind", list(LOG_LINES))
+def test_bad_log_file(tmp_path: Path, good_log: Path, command: str, kind: str) -> None:
+    bad = _bad_logs(tmp_path, good_log)[kind]
+    args = {
+        "gate": ["gate", str(bad), "--set", "regression"],
+        "diff": ["diff", str(good_log), str(bad)],
+        "compare": ["compare", str(bad), "--out", str(tmp_path / "out")],
+        "trends": ["trends", str(bad), "--out", str(tmp_path / "t.png")],
+    }[command]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    line = result.output.splitlines()[0]
+    expected = LOG_LINES[kind].format(p=bad)
+    assert line == expected if kind != "corrupt" else line.startswith(expected)
+    assert "Traceback" not in result.output
+
+
+def test_an_unwritable_output_folder(tmp_path: Path, good_log: Path) -> None:
+    # A path under a file stands in for a read-only folder (the tests may run as root): the same
+    # OSError path either way.
+    blocker = write(tmp_path / "blocker", "a file, not a folder")
+    result = CliRunner().invoke(app, ["compare", str(good_log), "--out", str(blocker / "out")])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[0] == (
+        f"error: {blocker}/out: cannot write the report (Not a directory); choose a folder with --out"
+    )
+
+
+def test_trends_writes_nothing_into_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a private judge cache: the production tests count real judge calls on the same traffic
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    traffic = write(tmp_path / "t.jsonl", GOOD_LINE + b"\n")
+    logs = tmp_path / "logs"
+    [log] = eval(
+        production(traffic=str(traffic)),
+        model="none",
+        model_roles={"grader": "commerce/judge-pass"},
+        log_dir=str(logs),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    result = CliRunner().invoke(app, ["trends", str(logs)])
+    assert result.exit_code == 0, result.output
+    assert list(work.iterdir()) == []
+    assert f"chart: {logs / 'trends.png'}" in result.output
+
+
+# ---- traffic, labels, sets ------------------------------------------------------------------------
+
+TRAFFIC: list[tuple[str, bytes, str]] = [
+    (
+        "not UTF-8",
+        b'{"id": "caf\xe9"}',
+        "(line): not UTF-8: byte 0xe9 at offset 11 (line 1, column 12); save the file as UTF-8",
+    ),
+    (
+        "not JSON",
+        b"{oops",
+        "(line): not valid JSON: Expecting property name enclosed in double quotes (column 2)",
+    ),
+    (
+        "nested too deep",
+        b"[" * 3000 + b"]" * 3000,
+        "(line): nested deeper than 64 levels; flatten the data",
+    ),
+    ("not an object", b"[1, 2]", "(line): expected a JSON object"),
+    ("a field missing", b'{"id": "c1"}', "captured_at: Field required"),
+]
+
+
+@pytest.mark.parametrize(("name", "line", "message"), TRAFFIC, ids=[r[0] for r in TRAFFIC])
+def test_a_bad_traffic_line_is_skipped_with_file_and_line(
+    tmp_path: Path, name: str, line: bytes, message: str
+) -> None:
+    path = write(tmp_path / "t.jsonl", b"\n".join([line, GOOD_LINE]) + b"\n")
+    conversations, problems = load_traffic(path)
+    assert len(conversations) == 1
+    assert problems[0].describe() == f"{path}:1: {message} (line skipped)"
+
+
+def test_a_traffic_file_with_no_good_line(tmp_path: Path) -> None:
+    path = write(tmp_path / "t.jsonl", b"{oops\n")
+    expect_error(
+        lambda: production(traffic=str(path)),
+        f"error: {path}: no valid conversation (1 line(s) skipped); first: {path}:1: (line): not "
+        "valid JSON: Expecting property name enclosed in double quotes (column 2) (line skipped)",
+    )
+
+
+LABELS: list[tuple[str, str, bytes, str]] = [
+    (
+        "not UTF-8",
+        "l.jsonl",
+        b'{"x": "\xff"}\n',
+        "error: {p}: not UTF-8: byte 0xff at offset 7 (line 1, column 8); save the file as UTF-8",
+    ),
+    (
+        "not JSON",
+        "l.jsonl",
+        b"{\n",
+        "error: {p}:1: (label): not valid JSON: Expecting property name enclosed in double quotes (column 2)",
+    ),
+    (
+        "an alias bomb",
+        "l.yaml",
+        ALIAS_BOMB.replace("cases:", "labels:").encode(),
+        "error: {p}: YAML aliases expand to 2,345,679,022 values from 31 written (more than 10,000 added); write the repeated values out or use fewer aliases",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "file", "content", "line"), LABELS, ids=[r[0] for r in LABELS])
+def test_bad_label_file(tmp_path: Path, name: str, file: str, content: bytes, line: str) -> None:
+    from commerce_evals.judging.labels import read_labels
+
+    path = write(tmp_path / file, content)
+    expect_error(lambda: read_labels(path), line.format(p=path))
+
+
+def test_bad_sets_file(tmp_path: Path) -> None:
+    path = write(tmp_path / "sets.yaml", b"sets: \xff\n")
+    expect_error(
+        lambda: case_set(set="x", sets_file=str(path)),
+        f"error: {path}: not UTF-8: byte 0xff at offset 6 (line 1, column 7); save the file as UTF-8",
+    )
+
+
+# ---- the real commands: exit code, first line, no traceback ---------------------------------------
+
+
+def _run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+INSPECT = [sys.executable, "-m", "inspect_ai._cli.main", "eval", "commerce_evals/checkout"]
+COMMANDS: list[tuple[str, list[str], str]] = [
+    (
+        "inspect eval: a -T value",
+        [*INSPECT, "--model", "commerce/reference", "-T", "max_rounds=abc"],
+        "error: -T max_rounds=abc: expected a whole number",
+    ),
+    (
+        "inspect eval: an unknown -T name",
+        [*INSPECT, "--model", "commerce/reference", "-T", "bogus=1"],
+        f"error: -T bogus: task checkout takes no argument 'bogus'; its arguments: {CHECKOUT_ARGS}",
+    ),
+    (
+        "inspect eval: a case file",
+        [*INSPECT, "--model", "commerce/reference", "-T", "dataset={empty}"],
+        "error: {empty}: the file holds no cases (it is empty); add cases or remove it",
+    ),
+    (
+        "inspect eval: a scripted model",
+        [*INSPECT, "--model", "commerce/refrence"],
+        f"error: unknown scripted model commerce/refrence; scripted models: {SCRIPTED}",
+    ),
+    (
+        "inspect eval: -M fail",
+        [*INSPECT, "--model", "commerce/flawed-a", "-M", "fail=nope-001-x"],
+        "error: -M fail=nope-001-x: no case id matches it (ids are <flow>-<nnn>-<behavior>; shell patterns such as checkout-00* work)",
+    ),
+    (
+        "commerce-evals search: a fixtures folder",
+        [sys.executable, "-m", "commerce_evals.cli", "search", "shoe", "--fixtures", "no/such"],
+        "error: no/such: no such fixtures folder",
+    ),
+]
+
+
+def test_eval_set_into_a_folder_it_cannot_write(tmp_path: Path) -> None:
+    blocker = write(tmp_path / "blocker", "a file, not a folder")
+    command = [sys.executable, "-m", "inspect_ai._cli.main", "eval-set", "commerce_evals/checkout"]
+    result = _run(
+        [*command, "--model", "commerce/reference", "--log-dir", str(blocker / "logs")], ROOT
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.splitlines()[0] == (
+        f"error: {blocker}/logs: cannot write here (Not a directory); "
+        "choose a folder you can write to (--log-dir, --out)"
+    )
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(("name", "command", "line"), COMMANDS, ids=[r[0] for r in COMMANDS])
+def test_the_command_prints_one_line_and_exits_2(
+    tmp_path: Path, name: str, command: list[str], line: str
+) -> None:
+    empty = write(tmp_path / "empty.yaml", "")
+    command = [part.format(empty=empty) for part in command]
+    # the package's task files are found relative to the checkout
+    result = _run(
+        [*command, "--log-dir", str(tmp_path / "logs")] if "eval" in command else command, ROOT
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.splitlines()[0] == line.format(empty=empty)
+    assert "Traceback" not in result.stderr + result.stdout
+    assert not (tmp_path / "logs").exists() or not list((tmp_path / "logs").glob("*.eval"))
+
+
+# ---- fuzzing the task arguments -------------------------------------------------------------------
+
+ORIGINAL = inspect.unwrap(checkout)
+NAMES = [*inspect.signature(ORIGINAL).parameters, "max_round", "model", "", "poisoned ", "T"]
+VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**6), max_value=10**6),
+    st.floats(allow_nan=True),
+    st.text(max_size=12),
+    st.sampled_from(
+        ["true", "false", "12", "0", "-1", "abc", str(MINI_CASES), str(MINI_SHOP), "datasets"]
+    ),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+
+
+def _recording(**kwargs: Any) -> dict[str, Any]:
+    return kwargs
+
+
+_recording.__signature__ = inspect.signature(ORIGINAL)  # type: ignore[attr-defined]
+_recording.__annotations__ = dict(ORIGINAL.__annotations__)
+CHECKED = checked_arguments(_recording)
+TYPES = {
+    "dataset": str,
+    "fixtures": str,
+    "instructions": str,
+    "poisoned": bool,
+    "counterexamples": bool,
+    "max_rounds": int,
+    "epochs": int,
+}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(st.sampled_from(NAMES), VALUES, max_size=4))
+def test_any_task_arguments_are_accepted_typed_or_refused_in_one_line(args: dict[str, Any]) -> None:
+    try:
+        accepted = CHECKED(**args)
+    except TaskArgumentError as err:
+        assert len(err.problems) == 1 and "\n" not in err.problems[0]
+        assert err.problems[0].startswith("-T ")
+        return
+    assert set(accepted) == set(args) <= set(TYPES)
+    for name, value in accepted.items():
+        assert value is None or type(value) is TYPES[name], (name, value)
+        if name in {"max_rounds", "epochs"}:
+            assert value >= 1
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.dictionaries(
+        st.sampled_from(["max_rounds", "epochs", "poisoned", "counterexamples", "instructions"]),
+        VALUES,
+        max_size=3,
+    )
+)
+def test_the_real_task_builds_or_refuses_in_one_line(args: dict[str, Any]) -> None:
+    try:
+        task = checkout(dataset=str(MINI_CASES), fixtures=str(MINI_SHOP), **args)
+    except InputError as err:
+        assert err.problems and all("\n" not in p for p in err.problems)
+        return
+    assert len(task.dataset) >= 1
