@@ -20,7 +20,18 @@ def main() -> None:
 
 
 # One line per command module; keep the list sorted.
-COMMANDS: list[str] = ["calibrate", "compare", "diff", "gate", "label", "lint", "search", "trends"]
+COMMANDS: list[str] = [
+    "calibrate",
+    "compare",
+    "diff",
+    "draft",
+    "gate",
+    "label",
+    "lint",
+    "notes",
+    "search",
+    "trends",
+]
 
 for _name in COMMANDS:
     import_module(f"commerce_evals.commands.{_name}").register(app)
