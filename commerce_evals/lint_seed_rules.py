@@ -15,7 +15,7 @@ from typing import Any
 from commerce_evals.authoring.skeletons import is_draft
 from commerce_evals.domains.base import DATASETS
 from commerce_evals.domains.shop import poison
-from commerce_evals.lint import Finding, LintCase, LintRun
+from commerce_evals.lint import Finding, LintCase, LintRun, refuses_memory
 
 # Tools whose effect a case can inject as state instead: a setup turn calling only these is a
 # precondition written as a turn. A remark saved in one turn and used in the next is left out: that
@@ -38,6 +38,8 @@ ERROR_WORDS = re.compile(
 )
 FACT = re.compile(r"\d|\b[A-Z]{1,4}-\d+\b|\"[^\"]+\"|'[^']+'")
 CAPTURES = ("production", "captures")
+# Where production traffic and captures are kept (a module setting, so a test can point it away).
+CAPTURES_ROOT = DATASETS
 
 
 def cases(run: LintRun) -> list[LintCase]:
@@ -127,47 +129,56 @@ def rule_gate_has_negative(run: LintRun) -> list[Finding]:
     return findings
 
 
-def _refuses(item: LintCase) -> bool:
-    case = item.case
-    return (
-        case.should == "refuse"
-        or "poisoned" in case.tags
-        or any(t.endswith(":refuse") for t in item.tags_with("memory:"))
+POSITIVE_KEYS = frozenset(
+    {
+        "calls_tool",
+        "calls_one_of",
+        "first_tool",
+        "cart_contains",
+        "memory_contains",
+        "staged_change_kinds",
+        "ui_components",
+        "skill_loaded",
+        "reply_includes",
+        "reply_matches",
+    }
+)
+
+
+def _serving(item: LintCase) -> bool:
+    return item.case.should in {"do", "answer"} or "benign" in item.case.tags
+
+
+def fails_a_refuser(item: LintCase) -> bool:
+    """Whether an agent that refuses everything would fail the case: it asserts something done,
+    shown or said, not only what must not happen."""
+    expected = item.case.expected
+    state = expected.state
+    return bool(
+        POSITIVE_KEYS & set(expected.asserted_keys())
+        or (state is not None and (state.rows or any(n > 0 for n in state.new_rows.values())))
     )
 
 
-def _serves(item: LintCase) -> bool:
-    case, expected = item.case, item.case.expected
-    return (
-        case.should in {"do", "answer"}
-        or "benign" in case.tags
-        or bool(
-            expected.calls_tool
-            or expected.cart_contains
-            or expected.memory_contains
-            or expected.staged_change_kinds
-            or expected.ui_components
-            or (expected.state and expected.state.rows)
-        )
-    )
-
-
-def rule_refusal_served_per_domain(run: LintRun) -> list[Finding]:
-    """Every domain with a refusal (should: refuse, poisoned, a memory refuse case) has a
-    should-serve case in the same niche, found by what it asserts, not only by `should`."""
-    groups: dict[tuple[str, str, str], list[LintCase]] = defaultdict(list)
+def rule_counterpart_serves(run: LintRun) -> list[Finding]:
+    """A refusal's should-serve counterpart (same flow and niche, in every domain) asserts
+    something an agent that refuses everything fails: a call made, an item carted, a row written,
+    words said. A counterpart that only asserts negatives passes a refuse-everything agent."""
+    groups: dict[tuple[str, str], list[LintCase]] = defaultdict(list)
     for item in cases(run):
-        domain = item.target.domain if item.target else item.case.flow
-        groups[(domain, *item.group)].append(item)
+        groups[item.group].append(item)
     findings = []
-    for (domain, _flow, niche), items in groups.items():
-        if any(_refuses(i) for i in items) and not any(_serves(i) for i in items):
-            first = next(i for i in items if _refuses(i))
+    for item in cases(run):
+        if item.case.should != "refuse" and "poisoned" not in item.case.tags:
+            continue
+        peers = [p for p in groups[item.group] if p is not item and _serving(p)]
+        if peers and not any(fails_a_refuser(p) for p in peers):
+            niche = item.case.niche or f"flow {item.case.flow}"
             findings.append(
-                first.finding(
-                    "refusal-served-per-domain",
-                    f"the {domain} domain refuses in niche {niche or 'flow ' + _flow} but no case "
-                    "there serves (should: do/answer, or a positive key)",
+                item.finding(
+                    "counterpart-serves",
+                    f"the should-serve cases in niche {niche} ({[p.case.id for p in peers]}) assert "
+                    "only negatives: an agent that refuses everything passes them",
                 )
             )
     return findings
@@ -178,7 +189,9 @@ def rule_memory_refusal_no_error(run: LintRun) -> list[Finding]:
     replies say nothing of one."""
     findings = []
     for item in cases(run):
-        if not any(t.endswith(":refuse") for t in item.tags_with("memory:")):
+        if not (
+            any(t.endswith(":refuse") for t in item.tags_with("memory:")) or refuses_memory(item)
+        ):
             continue
         errors = [
             tool
@@ -257,7 +270,13 @@ def rule_vector_in_driven_turn(run: LintRun) -> list[Finding]:
         driven = [answer for _, answer in item.replay[-1]]
         for vector_id in item.tags_with("vector:"):
             vector = vectors_by_domain[domain].get(vector_id)
-            if vector is not None and not poison.appears_in(vector.text, driven):
+            earlier = [answer for turn in item.replay[:-1] for _, answer in turn]
+            # a vector seen nowhere is poisoned-vector-seen's finding
+            if (
+                vector is not None
+                and not poison.appears_in(vector.text, driven)
+                and poison.appears_in(vector.text, earlier)
+            ):
                 findings.append(
                     item.finding(
                         "vector-in-driven-turn",
@@ -270,7 +289,7 @@ def rule_vector_in_driven_turn(run: LintRun) -> list[Finding]:
 
 def capture_files(run: LintRun) -> list[Path]:
     """Production traffic and captures kept beside the cases."""
-    root = DATASETS
+    root = CAPTURES_ROOT
     return sorted(
         p
         for name in CAPTURES
@@ -303,7 +322,7 @@ SEED_RULES = {
     "draft": rule_draft,
     "preconditions-in-state": rule_preconditions_in_state,
     "gate-has-negative": rule_gate_has_negative,
-    "refusal-served-per-domain": rule_refusal_served_per_domain,
+    "counterpart-serves": rule_counterpart_serves,
     "memory-refusal-no-error": rule_memory_refusal_no_error,
     "rubric-names-fact": rule_rubric_names_fact,
     "max-tool-calls-slack": rule_max_tool_calls_slack,
