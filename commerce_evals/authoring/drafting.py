@@ -7,7 +7,7 @@ from typing import Any
 
 from commerce_evals.authoring.coverage import Coverage, cover
 from commerce_evals.authoring.dimensions import DimensionsFile
-from commerce_evals.authoring.skeletons import DRAFT, case_id
+from commerce_evals.authoring.skeletons import DRAFT, case_id, slug
 
 TUPLE_OPEN, TUPLE_CLOSE = "<tuple>", "</tuple>"
 PROMPT = """You write test inputs for an agent evaluation.
@@ -66,7 +66,7 @@ def skeleton(
         "id": case_id(spec.flow, number, list(row.values())),
         "priority": _pick(spec, row, "priority", ["critical", "high", "medium", "low"]),
         "difficulty": _pick(spec, row, "difficulty", ["hard", "medium", "easy"]),
-        "tags": [f"{dim}:{name}" for dim, name in row.items()],
+        "tags": [f"{dim}:{slug([name])}" for dim, name in row.items()],
     }
     if spec.niche:
         draft["niche"] = spec.niche
