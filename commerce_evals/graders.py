@@ -370,7 +370,8 @@ def max_calls_per_tool(limits: dict[str, int], ctx: GradeContext) -> tuple[bool,
     }
     if over:
         return False, f"too many calls: {over} (limits {limits})"
-    return True, "every per-tool limit held"
+    made = {tool: sum(1 for c in calls if c.tool == tool) for tool in limits}
+    return True, f"every per-tool limit held: {made} calls (limits {limits})"
 
 
 GRADERS: dict[str, tuple[Part, GraderFn]] = {

@@ -245,3 +245,15 @@ def test_draft_failure_writes_only_the_keys_a_person_confirms(
     [kept] = [c for _, c in load_case_sources([out2])]
     assert {"state", "never_calls"} <= set(kept.expected.asserted_keys())
     assert [p.tool for p in kept.expected.never_calls] == ["issue_refund"]
+
+
+def test_the_calls_part_reports_the_number_of_calls(failed_log: Path) -> None:
+    from inspect_ai.log import read_eval_log
+
+    log = read_eval_log(str(failed_log))
+    assert log.samples
+    for sample in log.samples:
+        score = sample.scores["commerce_case"]  # type: ignore[index]
+        run = sample.store["RunRecord:run"]
+        calls = sum(1 for t in run["turns"] for e in t["events"] if e["type"] == "tool_call")
+        assert score.metadata["calls_made"] == calls
