@@ -2,7 +2,8 @@
 
 Which part of a run each key reads:
 - positive event keys read the graded (last) turn;
-- `never_calls`, `skill_not_loaded`, `reply_omits`, `reply_not_matches` read every turn;
+- `never_calls`, `skill_not_loaded`, `no_skill_load`, `reply_omits`, `reply_not_matches` read
+  every turn;
 - state keys read the end snapshot (and the start one, for what must be unchanged).
 A call counts when the model made it, blocked or not.
 """
@@ -181,7 +182,8 @@ def skill_not_loaded(name: str, ctx: GradeContext) -> tuple[bool, str]:
 
 
 def no_skill_load(_: bool, ctx: GradeContext) -> tuple[bool, str]:
-    loaded = _skills(ctx.run.graded.calls(), ctx.roles)
+    # an absence, like skill_not_loaded: a skill loaded in any turn breaks it
+    loaded = _skills(ctx.run.all_calls(), ctx.roles)
     if loaded:
         return False, f"expected no skill load; loaded {loaded}"
     return True, "no skill loaded"
