@@ -37,6 +37,9 @@ from commerce_evals.keys import (  # noqa: F401  (the value shapes are re-export
 from commerce_evals.reading import ReadError, parse_data, read_text
 
 CASE_ID = re.compile(r"^[a-z][a-z0-9_]*-\d{3}-[a-z0-9][a-z0-9-]*$")
+# Seed 003's task ids (`identity-missing`), accepted as written for tasks in its format; their flow
+# is the folder or file they sit in (datasets/support/...), kept in `flow_name`.
+SEED_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
 class ExpectedBase(Strict):
@@ -143,8 +146,9 @@ class UserTurn(Strict):
 
 class Case(Strict):
     id: str
-    priority: Literal["critical", "high", "medium", "low"] = "medium"
-    difficulty: Literal["easy", "medium", "hard"] = "medium"
+    priority: Literal["critical", "high", "medium", "low"]
+    difficulty: Literal["easy", "medium", "hard"]
+    flow_name: str | None = None
     tags: list[str] = Field(default_factory=list)
     niche: str | None = None
     skip: str | None = None
@@ -184,12 +188,12 @@ class Case(Strict):
                 raise ValueError(f"waive.{name}: say why the case waives it")
         return value
 
-    @field_validator("id")
-    @classmethod
-    def _id_shape(cls, value: str) -> str:
-        if not CASE_ID.match(value):
-            raise ValueError(f"id {value!r} does not match <flow>-<nnn>-<behavior>")
-        return value
+    @model_validator(mode="after")
+    def _id_shape(self) -> Case:
+        seed_id = self.flow_name is not None and SEED_ID.match(self.id)
+        if not CASE_ID.match(self.id) and not seed_id:
+            raise ValueError(f"id {self.id!r} does not match <flow>-<nnn>-<behavior>")
+        return self
 
     @field_validator("skip")
     @classmethod
@@ -237,7 +241,9 @@ class Case(Strict):
 
     @property
     def flow(self) -> str:
-        return self.id.split("-", 1)[0]
+        if CASE_ID.match(self.id) or self.flow_name is None:
+            return self.id.split("-", 1)[0]
+        return self.flow_name
 
     def script(self, variant: str | None = None) -> list[ScriptedTurn]:
         """The run a scripted model replays: the reference, or one counterexample or alternative
@@ -302,7 +308,11 @@ def _read_entries(path: Path) -> list[Any]:
             [f"{path}: the file holds no cases (it is empty); add cases or remove it"]
         )
     if isinstance(data, dict) and "cases" in data:
+        defaults = data.get("defaults") or {}
         data = data["cases"]
+        if isinstance(defaults, dict) and isinstance(data, list):
+            # keys every entry gets unless it sets them (seed tasks have no priority/difficulty)
+            data = [{**defaults, **e} if isinstance(e, dict) else e for e in data]
     elif isinstance(data, dict) and ("id" in data or _is_seed_task(data)):
         data = [data]
     elif isinstance(data, dict):
@@ -320,8 +330,19 @@ def _read_entries(path: Path) -> list[Any]:
     return data
 
 
-def parse_case(entry: Any, path: Path | str, index: int) -> Case:
-    """Validate one entry; raise CaseFileError naming file, case and field."""
+def flow_of_path(path: Path | str) -> str | None:
+    """The flow a file belongs to by where it sits: datasets/<flow>/x.yaml or <flow>.yaml."""
+    from commerce_evals.flows import FLOWS
+
+    path = Path(path)
+    return next((n for n in (path.parent.name, path.stem) if n in FLOWS), None)
+
+
+def parse_case(entry: Any, path: Path | str, index: int, flow: str | None = None) -> Case:
+    """Validate one entry; raise CaseFileError naming file, case and field.
+
+    A seed-format task whose id is not <flow>-<nnn>-<behavior> takes its flow from `flow` or from
+    where its file sits."""
     from commerce_evals.seed_format import is_seed_task, seed_task_to_case
 
     case_id = entry.get("id", f"#{index + 1}") if isinstance(entry, dict) else f"#{index + 1}"
@@ -330,6 +351,8 @@ def parse_case(entry: Any, path: Path | str, index: int) -> Case:
     try:
         if is_seed_task(entry):
             entry = seed_task_to_case(entry)
+            if not CASE_ID.match(str(entry["id"])):
+                entry["flow_name"] = flow or flow_of_path(path)
         return Case.model_validate(entry)
     except ValidationError as err:
         raise CaseFileError(
@@ -347,7 +370,7 @@ def load_cases(paths: list[Path]) -> list[Case]:
     return [case for _, case in load_case_sources(paths)]
 
 
-def load_case_sources(paths: list[Path]) -> list[tuple[Path, Case]]:
+def load_case_sources(paths: list[Path], flow: str | None = None) -> list[tuple[Path, Case]]:
     """Each valid case with the file it came from; every problem raised together."""
     problems: list[str] = []
     cases: list[tuple[Path, Case]] = []
@@ -360,7 +383,7 @@ def load_case_sources(paths: list[Path]) -> list[tuple[Path, Case]]:
             continue
         for index, entry in enumerate(entries):
             try:
-                case = parse_case(entry, path, index)
+                case = parse_case(entry, path, index, flow)
             except CaseFileError as err:
                 problems.extend(err.problems)
                 continue

@@ -74,9 +74,11 @@ COMMANDS: list[str] = [
     "compare",
     "cost",
     "diff",
+    "draft",
     "gate",
     "label",
     "lint",
+    "notes",
     "search",
     "trends",
 ]

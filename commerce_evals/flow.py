@@ -174,7 +174,7 @@ def flow_task(
     paths = dataset_paths(flow, dataset)
     if not paths:
         raise CaseFileError([f"no case file for flow {flow!r} under {DATASETS}"])
-    sources = load_case_sources(paths)
+    sources = load_case_sources(paths, flow)
     if not poisoned:
         sources = [(p, c) for p, c in sources if not EVAL_ONLY_TAGS & set(c.tags)]
         if not sources:

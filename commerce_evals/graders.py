@@ -186,7 +186,10 @@ def at_most(limits: list[CallLimit], ctx: GradeContext) -> Verdict:
     ]
     if over:
         return False, "; ".join(over)
-    return True, "no call was repeated past its limit"
+    made = ", ".join(
+        f"{limit.describe()} {len(_called(limit, calls))}/{limit.times}" for limit in limits
+    )
+    return True, f"no call was repeated past its limit ({made})"
 
 
 def skill_loaded(name: str, ctx: GradeContext) -> Verdict:
@@ -204,7 +207,8 @@ def skill_not_loaded(name: str, ctx: GradeContext) -> Verdict:
 
 
 def no_skill_load(_: bool, ctx: GradeContext) -> Verdict:
-    loaded = _skills(ctx.run.graded.calls(), ctx.roles)
+    # an absence, like skill_not_loaded: a skill loaded in any turn breaks it
+    loaded = _skills(ctx.run.all_calls(), ctx.roles)
     if loaded:
         return False, f"expected no skill load; loaded {loaded}"
     return True, "no skill loaded"

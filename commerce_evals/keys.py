@@ -225,7 +225,7 @@ KEYS: tuple[KeySpec, ...] = (
     KeySpec("skill_loaded", "path", "graded turn", str | None, "the named skill was loaded"),
     KeySpec("skill_not_loaded", "path", "every turn", str | None,
             "the named skill was never loaded", negative=True),
-    KeySpec("no_skill_load", "path", "graded turn", Literal[True] | None, "no skill was loaded",
+    KeySpec("no_skill_load", "path", "every turn", Literal[True] | None, "no skill was loaded",
             negative=True),
     # outcome: what the person was shown, told and left with
     KeySpec("changes", "outcome", "start and end state", ChangesExpect | None,

@@ -281,13 +281,21 @@ class ScriptedJudge(ScriptedModelAPI):
 
 def create_model(model_name: str, *args: Any, **kwargs: Any) -> ModelAPI:
     """commerce/judge* names get the scripted judge; commerce/flawed-* a replay that fails chosen
-    cases (commerce_evals/flawed.py); every other name the reference replay."""
+    cases (commerce_evals/flawed.py); commerce/drafter and commerce/clusterer the scripted
+    authoring models (commerce_evals/authoring/scripted_models.py); every other name the
+    reference replay."""
     if judge_behaviour(model_name) is not None:
         return ScriptedJudge(model_name, *args, **kwargs)
     if model_name.startswith("flawed-"):
         from commerce_evals.flawed import FlawedReplay  # it imports this module
 
         return FlawedReplay(model_name, *args, **kwargs)
+    if model_name in ("drafter", "clusterer"):
+        from commerce_evals.authoring.scripted_models import (
+            ScriptedAuthor,
+        )  # it imports this module
+
+        return ScriptedAuthor(model_name, *args, **kwargs)
     return ReplayModel(model_name, *args, **kwargs)
 
 

@@ -235,6 +235,8 @@ def commerce_case(
                     for g in grades
                 ],
                 "counterexample": state.metadata.get("counterexample"),
+                # the calls part's count beside its pass/fail (turn-ending tools not counted)
+                "calls_made": sum(1 for c in run.all_calls() if c.tool not in roles.turn_ending),
                 "judge": judgement.metadata() if judgement else None,
             },
         )

@@ -8,8 +8,12 @@ A team with tasks in that format can drop the files into datasets/ beside case-s
       - type: tool_calls      forbidden, required, before, max_calls, writes_need_confirmation
       - type: transcript      must_include / must_not_include (regular expressions on the reply)
 
-`<table>_count` is the table's row count at the end, as in the seed; `<table>_added` (ours) counts
-only rows that are new or changed since the start, for fixtures that already hold rows. Several
+`<table>_count` counts the rows the run wrote (new or changed since the start): the seed's fixtures
+start with empty tables, so its end-of-run row count is the rows the task made (`refunds_count: 1`
+is "one refund"), and ours already hold rows. `<table>_added` is the same count under our name.
+Ids such as `identity-missing` are accepted as written; the task's flow is then the folder or file
+it sits in (datasets/support/...). A file may give `defaults:` beside `cases:` (priority and
+difficulty, which seed tasks do not carry). Several
 graders of one type add up. `must_include` reads the graded (last) turn's reply, like every
 positive key; `must_not_include` reads every turn.
 
@@ -89,7 +93,7 @@ def _state_expect(expect: dict[str, Any], state: dict[str, Any]) -> dict[str, An
         elif key == "unchanged":
             state.setdefault("unchanged", []).extend([value] if isinstance(value, str) else value)
         elif key.endswith("_count"):
-            state.setdefault("counts", {})[key[: -len("_count")]] = value
+            state.setdefault("new_rows", {})[key[: -len("_count")]] = value
         elif key.endswith("_added"):
             state.setdefault("new_rows", {})[key[: -len("_added")]] = value
         else:

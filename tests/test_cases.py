@@ -13,6 +13,8 @@ from tests.helpers import case_score, run_task, samples_by_id
 
 GOOD = """
 - id: checkout-001-cart-seen
+  priority: medium
+  difficulty: medium
   state: {seen_products: [P-1]}
   turns: ["Add the Ridge shoe"]
   expected:

@@ -20,6 +20,8 @@ from tests.helpers import case_score, run_task, samples_by_id
 SHOP_CASES = [
     {
         "id": "chain-001-cart",
+        "priority": "medium",
+        "difficulty": "medium",
         "state": {"seen_products": ["P-1"]},
         "turns": ["Add the Ridge shoe."],
         "expected": {"cart_contains": ["P-1"]},
@@ -29,6 +31,8 @@ SHOP_CASES = [
     },
     {
         "id": "chain-002-more",
+        "priority": "medium",
+        "difficulty": "medium",
         "state": {"after": "chain-001-cart"},
         "turns": ["Make it two."],
         "expected": {"cart_contains": [{"product_id": "P-1", "quantity": 2}]},
@@ -43,6 +47,8 @@ SHOP_CASES = [
     },
     {
         "id": "chain-003-view",
+        "priority": "medium",
+        "difficulty": "medium",
         "state": {"after": "chain-002-more"},
         "turns": ["What's in my cart?"],
         "expected": {"cart_item_count": 1},

@@ -20,6 +20,8 @@ def shopper_case(i: int) -> dict:
     memory = f"Prefers style number {i}"
     return {
         "id": f"iso-{i:03d}-writes",
+        "priority": "medium",
+        "difficulty": "medium",
         "state": {"seen_products": [product]},
         "turns": ["Add it and remember my style."],
         "expected": {
@@ -52,6 +54,8 @@ def merchant_case(i: int) -> dict:
     product = f"P-{1001 + i % 160}"
     return {
         "id": f"iso-{i:03d}-stages",
+        "priority": "medium",
+        "difficulty": "medium",
         "turns": [f"Stage a stock change for {product}."],
         "expected": {
             "state": {

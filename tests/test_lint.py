@@ -14,7 +14,7 @@ from commerce_evals.lint import ERRAND, RULES, LintRun, check, lint_paths, load
 from tests.conftest import DATA
 
 LINT = DATA / "lint"
-FIXTURE_RULES = ("poisoned-id-in-fixtures", "poisoned-manifest")
+FIXTURE_RULES = ("poisoned-id-in-fixtures", "poisoned-manifest", "no-eval-ids-in-captures")
 CASE_RULES = sorted(set(RULES) - set(FIXTURE_RULES))
 runner = CliRunner()
 
@@ -63,6 +63,14 @@ def test_poisoned_manifest_names_the_vector() -> None:
     [finding] = check(_fixture_run("poisoned-manifest"), ["poisoned-manifest"])
     assert finding.rule == "poisoned-manifest" and finding.path.endswith("vectors.json")
     assert "V-01" in finding.message and "review of PE-7001" in finding.message
+
+
+def test_no_eval_ids_in_captures_names_the_capture_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    from commerce_evals import lint_seed_rules
+
+    monkeypatch.setattr(lint_seed_rules, "CAPTURES_ROOT", LINT / "no-eval-ids-in-captures")
+    [finding] = check(LintRun(cases=[]), ["no-eval-ids-in-captures"])
+    assert finding.path.endswith("production/traffic.jsonl") and "PE-2001" in finding.message
 
 
 def test_repository_fixtures_pass_the_fixture_rules() -> None:

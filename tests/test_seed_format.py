@@ -18,6 +18,8 @@ SEED_FILE = DATASETS / "support" / "seed_tasks.yaml"
 def seed_task(**graders: Any) -> dict[str, Any]:
     return {
         "id": "support-900-example",
+        "priority": "medium",
+        "difficulty": "medium",
         "user_turns": ["Refund R-1070 please."],
         "reference_solution": [{"calls": [], "reply": "Your name and ZIP, please?"}],
         "graders": graders["graders"],
@@ -58,8 +60,9 @@ def test_every_grader_key_maps_to_a_case_key() -> None:
     assert e.state.no_writes is True
     assert e.state.unchanged == ["orders"]
     assert e.state.rows == {"refunds": [{"order_id": "R-1070"}]}
-    assert e.state.counts == {"refunds": 3}  # the seed's absolute count, kept as is
-    assert e.state.new_rows == {"tickets": 1}
+    # the seed's `_count` counts the rows the run wrote (its fixtures start empty); `_added` too
+    assert e.state.counts == {}
+    assert e.state.new_rows == {"refunds": 3, "tickets": 1}
     assert [p.tool for p in e.never_calls] == ["issue_refund"]
     assert e.calls_tool[0].args == {"order_id": "R-1070"}
     assert e.call_order[0].first_ok is True  # `before` is read as call_order
@@ -101,12 +104,76 @@ def test_an_unknown_grader_key_is_an_error() -> None:
         parse_case(task, "inline", 0)
 
 
-def test_the_seeds_own_id_is_refused_for_its_shape() -> None:
-    """Seed 003 names tasks `identity-missing`; ours must be <flow>-<nnn>-<behavior>."""
+def test_the_seeds_own_id_is_accepted_with_the_flow_of_its_folder() -> None:
+    """Seed 003 names tasks `identity-missing`: accepted as written, the flow from where it sits."""
+    task = seed_task(graders=[])
+    task["id"] = "identity-missing"
+    case = parse_case(task, DATASETS / "support" / "tasks.yaml", 0)
+    assert case.id == "identity-missing" and case.flow == "support"
+    assert parse_case(task, "elsewhere.yaml", 0, flow="support").flow == "support"
+
+
+def test_a_seed_id_with_no_flow_to_take_is_refused() -> None:
     task = seed_task(graders=[])
     task["id"] = "identity-missing"
     with pytest.raises(CaseFileError, match="<flow>-<nnn>-<behavior>"):
+        parse_case(task, "elsewhere.yaml", 0)
+
+
+def test_a_case_shape_entry_keeps_the_id_rule() -> None:
+    entry = {
+        "id": "identity-missing",
+        "priority": "high",
+        "difficulty": "easy",
+        "turns": ["hi"],
+        "expected": {},
+        "skip": "waits on the fixtures for it",
+    }
+    with pytest.raises(CaseFileError, match="<flow>-<nnn>-<behavior>"):
+        parse_case(entry, DATASETS / "support" / "x.yaml", 0)
+
+
+def test_priority_and_difficulty_are_required() -> None:
+    task = seed_task(graders=[])
+    del task["priority"], task["difficulty"]
+    with pytest.raises(CaseFileError) as err:
         parse_case(task, "inline", 0)
+    assert "priority: Field required" in str(err.value)
+    assert "difficulty: Field required" in str(err.value)
+
+
+VERBATIM = DATASETS / "support" / "seed_003_verbatim.yaml"
+
+
+def _seed_text(start: str, end: str) -> str:
+    seed = Path("/work/shared/seeds/003_4417984c91e0f12f.txt")
+    text = seed.read_text(encoding="utf-8")
+    return text[text.index(start) : text.index(end)].strip()
+
+
+def test_the_verbatim_file_holds_the_seeds_tasks_as_printed() -> None:
+    """Every line of the seed's two tasks is in the file, in order, only indented."""
+    seed = Path("/work/shared/seeds/003_4417984c91e0f12f.txt")
+    if not seed.exists():
+        pytest.skip("the seed documents are not on this machine")
+    ours = [line.strip() for line in VERBATIM.read_text(encoding="utf-8").splitlines()]
+    for start, end in (
+        ("id: identity-missing", "Three things to copy"),
+        ("id: refund-two-items-one-call", "The reference solution is"),
+    ):
+        lines = [line.strip() for line in _seed_text(start, end).splitlines()]
+        first = ours.index("- " + lines[0])
+        assert ours[first + 1 : first + len(lines)] == lines[1:]
+
+
+def test_the_verbatim_tasks_load_with_the_seeds_meaning() -> None:
+    from commerce_evals.cases import load_case_sources
+
+    cases = {c.id: c for _, c in load_case_sources([VERBATIM])}
+    assert set(cases) == {"identity-missing", "refund-two-items-one-call"}
+    assert {c.flow for c in cases.values()} == {"support"}
+    two = cases["refund-two-items-one-call"].expected
+    assert two.state is not None and two.state.new_rows == {"refunds": 1}
 
 
 def _seed_entries() -> list[dict[str, Any]]:

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from commerce_evals.domains.dealer.world import DealerWorld
 
 DECISION_ID = re.compile(r"DEC-[A-Z0-9]{6}")
+# A decision given as its link (what a person can open), not just its id.
+DECISION_LINK = re.compile(r"https?://\S+/decisions/(DEC-[A-Z0-9]{6})")
 
 
 @dataclass(frozen=True)
@@ -222,4 +224,5 @@ def _closing_row(closing: Closing) -> Row:
 def _task_row(task: Task) -> Row:
     row = task.model_dump(mode="json")
     row["decisionIds"] = sorted(set(DECISION_ID.findall(task.notes)))
+    row["linkedDecisionIds"] = sorted(set(DECISION_LINK.findall(task.notes)))
     return row

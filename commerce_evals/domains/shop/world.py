@@ -41,6 +41,17 @@ def read_fixture(path: Path, model: type[BaseModel]) -> Any:
         raise FixtureError(f"{path}: {loc}: {first['msg']} ({err.error_count()} problems)") from err
 
 
+def poison_root_for(fixtures: Path | None) -> Path:
+    """Where the eval-only fixtures merged over `fixtures` live: beside a given fixtures folder
+    in the repository's layout (<dir>/fixtures/shop -> <dir>/poisoned/shop) when that folder
+    exists, so `-T fixtures` brings its own; otherwise the repository's poisoned/shop."""
+    if fixtures is not None:
+        own = fixtures.parent.parent / "poisoned" / fixtures.name
+        if own.is_dir():
+            return own
+    return POISONED / "shop"
+
+
 class ShopWorld(World):
     domain: ClassVar[str] = "shop"
     agents: ClassVar[dict[str, AgentProfile]] = {
@@ -91,6 +102,8 @@ class ShopWorld(World):
 
     @classmethod
     def load(cls, fixtures: Path | None = None, poisoned: bool = True) -> ShopWorld:
+        """The shop over `fixtures` (fixtures/shop by default), with the eval-only listings and
+        messages of poison_root_for(fixtures) merged in when `poisoned`."""
         root = fixtures or FIXTURES / "shop"
         products = read_fixture(root / "catalog.json", Catalog).products
         orders = read_fixture(root / "orders.json", Orders).orders
@@ -103,10 +116,16 @@ class ShopWorld(World):
             p.stem: read_text(p, what="skill file") for p in sorted((root / "skills").glob("*.md"))
         }
         poisoned_ids: set[str] = set()
-        poison_root = POISONED / "shop"
+        poison_root = poison_root_for(fixtures)
         if poisoned and (poison_root / "catalog.json").exists():
             extra = read_fixture(poison_root / "catalog.json", Catalog).products
             poisoned_ids = {p.id for p in extra}
+            clash = sorted(poisoned_ids & {p.id for p in products})
+            if clash:
+                raise ValueError(
+                    f"{poison_root / 'catalog.json'}: eval-only ids {clash} are also in "
+                    f"{root / 'catalog.json'}; an eval-only listing's id must appear nowhere else"
+                )
             products = [*products, *extra]
         if poisoned and (poison_root / "seller_messages.json").exists():
             extra_messages = read_fixture(poison_root / "seller_messages.json", SellerMessages)

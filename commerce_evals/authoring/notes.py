@@ -1,0 +1,161 @@
+"""Notes on runs (seed 003, step 3): one note per failure, written by a person, kept beside the log.
+
+`commerce-evals notes LOG` writes `LOG.notes.jsonl`, one note a line:
+
+    {"log": "logs/run.eval", "run_id": "Xc3...", "sample_id": "support-014-...", "epoch": 1,
+     "transcript_sha": "389e57b6b2dfb9be", "passed": false, "failed_keys": ["never_calls"],
+     "failed_dimensions": [], "note": "refunded a clearance item", "author": "Ana",
+     "time": "2026-11-30T18:02:11+00:00"}
+
+`transcript_sha` ties the note to the exact run it was written about. A note on a run that passed is
+a failure no grader caught.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from commerce_evals.cases import Case
+from commerce_evals.events import Run
+from commerce_evals.judging.prompt import sha
+from commerce_evals.judging.records import case_score, read_log, sample_case, sample_run
+
+
+class Note(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    log: str
+    run_id: str
+    sample_id: str = Field(min_length=1)
+    epoch: int = Field(default=1, ge=1)
+    transcript_sha: str
+    passed: bool
+    failed_keys: list[str] = Field(default_factory=list)
+    failed_dimensions: list[str] = Field(default_factory=list)
+    note: str = Field(min_length=1)
+    author: str = Field(min_length=1)
+    time: datetime
+
+    @field_validator("note", "author")
+    @classmethod
+    def _words(cls, value: str) -> str:
+        value = " ".join(value.split())
+        if not value:
+            raise ValueError("must not be blank")
+        return value
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.log, self.sample_id, self.epoch)
+
+
+class NotesFileError(ValueError):
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+def notes_path(log: Path) -> Path:
+    return log.with_name(log.name + ".notes.jsonl")
+
+
+def read_notes(path: Path) -> list[Note]:
+    """Every note in a notes file (none when it does not exist); problems name file, line, field."""
+    if not path.exists():
+        return []
+    notes: list[Note] = []
+    problems: list[str] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            notes.append(Note.model_validate(json.loads(line)))
+        except json.JSONDecodeError as err:
+            problems.append(f"{path}:{number}: (note): not valid JSON: {err.msg}")
+        except ValidationError as err:
+            problems.extend(
+                f"{path}:{number}: {'.'.join(str(p) for p in e['loc']) or '(note)'}: {e['msg']}"
+                for e in err.errors(include_url=False)
+            )
+    if problems:
+        raise NotesFileError(problems)
+    return notes
+
+
+def append_note(path: Path, note: Note) -> None:
+    with path.open("a", encoding="utf-8") as out:
+        out.write(note.model_dump_json() + "\n")
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+@dataclass(frozen=True)
+class RunItem:
+    """One scored run of a log, as the note-taking screen shows it."""
+
+    log: str
+    run_id: str
+    sample_id: str
+    epoch: int
+    passed: bool
+    failed_keys: list[str]
+    failed_dimensions: list[str]
+    explanation: str
+    case: Case
+    run: Run
+    transcript_sha: str
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.log, self.sample_id, self.epoch)
+
+
+def run_items(log_path: Path) -> list[RunItem]:
+    """Every scored run of the log (skipped cases and runs with no record left out)."""
+    log = read_log(log_path)
+    items: list[RunItem] = []
+    for sample in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)):
+        score = case_score(sample)
+        run = sample_run(sample)
+        if score is None or run is None or not isinstance(score.value, dict):
+            continue
+        passed = score.value.get("passed")
+        if not isinstance(passed, int | float) or passed != passed:  # unscored (NaN)
+            continue
+        meta = score.metadata or {}
+        judge = meta.get("judge") or {}
+        dims = [v["dimension"] for v in judge.get("verdicts", []) if v.get("status") == "fail"]
+        code = [k for k in meta.get("failed_keys", []) if k not in {"rubric", "dimensions"}]
+        items.append(
+            RunItem(
+                log=str(log_path),
+                run_id=log.eval.run_id,
+                sample_id=str(sample.id),
+                epoch=sample.epoch,
+                passed=passed == 1.0,
+                failed_keys=code,
+                failed_dimensions=dims,
+                explanation=score.explanation or "",
+                case=sample_case(sample),
+                run=run,
+                transcript_sha=sha(run.model_dump(mode="json")),
+            )
+        )
+    return items
+
+
+def to_walk(items: list[RunItem], passed_sample: int, seed: int = 0) -> list[RunItem]:
+    """The failed runs, then a seeded sample of `passed_sample` passed runs (failures no grader
+    caught hide there)."""
+    failed = [i for i in items if not i.passed]
+    passed = [i for i in items if i.passed]
+    chosen = random.Random(seed).sample(passed, min(passed_sample, len(passed)))
+    return failed + sorted(chosen, key=lambda i: (i.sample_id, i.epoch))
