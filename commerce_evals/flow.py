@@ -87,6 +87,19 @@ def samples_for(cases: list[Case], counterexamples: bool, meta: dict[str, str]) 
     return samples
 
 
+JUDGE_SWITCH = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
+
+
+def judge_switch(value: bool | str) -> bool:
+    """`-T judge=off` arrives as False (YAML) or as the string; anything else is a mistake."""
+    if isinstance(value, bool):
+        return value
+    switch = JUDGE_SWITCH.get(str(value).strip().lower())
+    if switch is None:
+        raise ValueError(f"judge={value!r}: use judge=on or judge=off")
+    return switch
+
+
 def flow_task(
     flow: str,
     domain: str | None = None,
@@ -98,6 +111,7 @@ def flow_task(
     counterexamples: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     epochs: int = 1,
+    judge: bool | str = True,
     variables: dict[str, Any] | None = None,
     extra_scorers: Sequence[Callable[[ToolRoles], Scorer]] = (),
 ) -> Task:
@@ -115,9 +129,12 @@ def flow_task(
         counterexamples: run each case's counterexamples (one sample each) instead of the cases.
         max_rounds: model calls allowed per turn.
         epochs: runs per case; pass^k over them is reported beside the mean.
+        judge: off (False) for a code-only run on purpose: no judge is called, rubric cases are
+            graded on their code parts, and the task's metadata and every report say so.
         variables: values for $placeholders in the instructions, over the World's own.
         extra_scorers: scorers to run beside commerce_case, each built from the agent's roles.
     """
+    judging = judge_switch(judge)
     if domain is None or agent is None:
         spec = FLOWS[flow]
         domain, agent = domain or spec.domain, agent or spec.agent
@@ -153,7 +170,11 @@ def flow_task(
             max_rounds=max_rounds,
         ),
         scorer=[
-            commerce_case(**role_args(profile.roles()), judge_context=world.judge_context()),
+            commerce_case(
+                **role_args(profile.roles()),
+                judge_context=world.judge_context(),
+                judge=judging,
+            ),
             *(extra(profile.roles()) for extra in extra_scorers),
         ],
         epochs=Epochs(epochs, ["mean", "pass_hat_k"]),
@@ -166,6 +187,7 @@ def flow_task(
             "instructions": str(instructions_path),
             "counterexamples": counterexamples,
             "poisoned": poisoned,
+            "judge": "on" if judging else "off",
             **agent_fingerprint,
         },
     )
