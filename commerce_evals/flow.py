@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -15,7 +16,14 @@ from commerce_evals.agent import DEFAULT_MAX_ROUNDS, commerce_agent
 from commerce_evals.cases import Case, CaseFileError, case_files, load_case_sources
 from commerce_evals.chain import resolve_chains, with_chains
 from commerce_evals.domains import load_world
-from commerce_evals.domains.base import DATASETS, AgentProfile, World, fingerprint
+from commerce_evals.domains.base import (
+    DATASETS,
+    FIXTURES,
+    POISONED,
+    AgentProfile,
+    World,
+    fingerprint,
+)
 from commerce_evals.flows import FLOWS
 from commerce_evals.graders import ToolRoles
 from commerce_evals.judging import check_expected
@@ -29,6 +37,46 @@ EVAL_ONLY_TAGS = frozenset({"poisoned", "benign"})
 def cached_world(domain: str, fixtures: str | None, poisoned: bool) -> World:
     """Worlds are immutable, so tasks in one process share them."""
     return load_world(domain, Path(fixtures) if fixtures else None, poisoned)
+
+
+SKILLS_FOLDER = "skills"
+
+
+def _files_fingerprint(files: list[tuple[str, Path]]) -> str | None:
+    """A hash of (name, content) pairs; None when there is no file."""
+    if not files:
+        return None
+    digest = hashlib.sha256()
+    for name, path in sorted(files):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+def world_fingerprints(
+    domain: str, fixtures: str | None, poisoned: bool, world: World
+) -> dict[str, str | None]:
+    """Hashes of what the agent's world is made of beside its instructions and tools: the fixture
+    files (with the eval-only poisoned ones when merged), the skills, and the policy text."""
+    root = Path(fixtures) if fixtures else FIXTURES / domain
+    roots = [("", root)]
+    if poisoned and (POISONED / domain).is_dir():
+        roots.append(("poisoned/", POISONED / domain))
+    data: list[tuple[str, Path]] = []
+    skills: list[tuple[str, Path]] = []
+    for prefix, folder in roots:
+        for path in folder.rglob("*"):
+            if not path.is_file():
+                continue
+            relative = path.relative_to(folder).as_posix()
+            (skills if relative.startswith(f"{SKILLS_FOLDER}/") else data).append(
+                (prefix + relative, path)
+            )
+    policy = world.judge_context().strip()
+    return {
+        "fixtures_sha": _files_fingerprint(data),
+        "skills_sha": _files_fingerprint(skills),
+        "policy_sha": fingerprint(policy) if policy else None,
+    }
 
 
 def dataset_paths(flow: str, dataset: str | None) -> list[Path]:
@@ -189,5 +237,7 @@ def flow_task(
             "poisoned": poisoned,
             "judge": "on" if judging else "off",
             **agent_fingerprint,
+            # the world's hashes go in the task's metadata only: every sample shares them
+            **world_fingerprints(domain, fixtures, poisoned, world),
         },
     )
