@@ -99,7 +99,7 @@ def part_rates(samples: pd.DataFrame) -> pd.DataFrame:
     for model, group in samples.groupby("model", sort=True):
         scores = [_score(row) for _, row in group.iterrows()]
         row: dict[str, Any] = {"model": model}
-        for part in ("passed", *PARTS):
+        for part in ("passed", "passed_code", *PARTS):
             row[part] = _rate([float(s[part]) for s in scores if part in s])
         rows.append(row)
     return pd.DataFrame(rows).set_index("model") if rows else pd.DataFrame()
