@@ -8,6 +8,7 @@ columns. Needs pandas and pyarrow (the `dev` and `reports` extras).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Sequence
@@ -122,6 +123,19 @@ def priority_rates(samples: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("model") if rows else pd.DataFrame()
 
 
+def judge_key(verdict: dict[str, Any]) -> str:
+    """Which judge a verdict's rate may be pooled with: model, template and config, and for a
+    shared dimension its text and reference too ("" when no judge was called)."""
+    model = verdict.get("model")
+    if not model:
+        return ""
+    parts = [model, verdict.get("template_sha"), verdict.get("config_sha")]
+    if verdict.get("dimension", "rubric") != "rubric":
+        parts += [verdict.get("dimension_sha"), verdict.get("context_sha")]
+    digest = hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()[:6]
+    return f"{model} {digest}"
+
+
 def verdict_rows(samples: pd.DataFrame) -> pd.DataFrame:
     """One row per judge verdict: model, sample id, epoch, dimension, status, and when: the
     conversation's capture time (production samples) and the log's creation time."""
@@ -136,11 +150,12 @@ def verdict_rows(samples: pd.DataFrame) -> pd.DataFrame:
                     "epoch": row["epoch"],
                     "dimension": verdict.get("dimension", "rubric"),
                     "status": verdict.get("status", "not_judged"),
+                    "judge": judge_key(verdict),
                     "captured": captured if isinstance(captured, str) and captured else None,
                     "created": str(row["created"]),
                 }
             )
-    columns = ["model", "id", "epoch", "dimension", "status", "captured", "created"]
+    columns = ["model", "id", "epoch", "dimension", "status", "judge", "captured", "created"]
     return pd.DataFrame(rows, columns=columns)
 
 
