@@ -32,7 +32,7 @@ from commerce_evals.events import (
 )
 from commerce_evals.judging.dimensions import RUBRIC, shared_dimensions
 from commerce_evals.judging.labels import Label, LabelFileError, append_label, now, read_labels
-from commerce_evals.judging.prompt import sha
+from commerce_evals.judging.prompt import judge_key, sha
 from commerce_evals.judging.records import case_score, read_log, sample_case, sample_run
 
 CHOICES = {"p": "Pass", "f": "Fail", "s": "Skip"}
@@ -46,6 +46,7 @@ class LabelItem:
     criterion: str
     run: Run
     transcript_sha: str
+    judge: str = ""
 
 
 def _criterion(dimension: str, rubric: str | None) -> str:
@@ -80,6 +81,7 @@ def label_items(log_path: Path, dimensions: list[str] | None = None) -> list[Lab
                     criterion=_criterion(name, case.expected.rubric),
                     run=run,
                     transcript_sha=judge.get("transcript_sha") or sha(run.model_dump(mode="json")),
+                    judge=judge_key(verdict),
                 )
             )
     return items
@@ -159,6 +161,7 @@ def label_loop(
                 labeller=labeller,
                 time=now(),
                 transcript_sha=item.transcript_sha,
+                judge=item.judge or None,
             ),
         )
         counts[verdict] += 1

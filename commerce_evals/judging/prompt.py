@@ -165,3 +165,16 @@ def fingerprint(
         config_sha=sha(config),
         context_sha=sha(context.strip()) if dimension.needs_context and context.strip() else None,
     )
+
+
+def judge_key(verdict: dict[str, Any]) -> str:
+    """Which judge a recorded verdict came from, for pooling: model, template and config, and for
+    a shared dimension its text and reference too (a case's own rubric differs per case by
+    design). "" when no judge was called. Verdicts with different keys are never pooled."""
+    model = verdict.get("model")
+    if not model:
+        return ""
+    parts = [model, verdict.get("template_sha"), verdict.get("config_sha")]
+    if verdict.get("dimension", "rubric") != "rubric":
+        parts += [verdict.get("dimension_sha"), verdict.get("context_sha")]
+    return f"{model} {sha(parts)[:6]}"

@@ -8,7 +8,6 @@ columns. Needs pandas and pyarrow (the `dev` and `reports` extras).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from collections.abc import Sequence
@@ -27,6 +26,7 @@ from inspect_ai.analysis import (
 )
 from inspect_ai.log import EvalLog
 
+from commerce_evals.judging.prompt import judge_key
 from commerce_evals.runs.logs import PARTS, PRIORITIES, SCORER
 from commerce_evals.runs.prices import PriceTable
 
@@ -121,19 +121,6 @@ def priority_rates(samples: pd.DataFrame) -> pd.DataFrame:
             )
         rows.append(row)
     return pd.DataFrame(rows).set_index("model") if rows else pd.DataFrame()
-
-
-def judge_key(verdict: dict[str, Any]) -> str:
-    """Which judge a verdict's rate may be pooled with: model, template and config, and for a
-    shared dimension its text and reference too ("" when no judge was called)."""
-    model = verdict.get("model")
-    if not model:
-        return ""
-    parts = [model, verdict.get("template_sha"), verdict.get("config_sha")]
-    if verdict.get("dimension", "rubric") != "rubric":
-        parts += [verdict.get("dimension_sha"), verdict.get("context_sha")]
-    digest = hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()[:6]
-    return f"{model} {digest}"
 
 
 def verdict_rows(samples: pd.DataFrame) -> pd.DataFrame:
