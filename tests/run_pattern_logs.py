@@ -80,13 +80,15 @@ def sweep_log(model: str) -> Path:
 
 @cache
 def regression_dir() -> Path:
-    """The regression set run the way the docs say: one task source, the set's own epochs."""
+    """The regression set run the way the docs say: one task source, the set's own epochs, a
+    judge bound (without one its rubric cases need review and the gate fails)."""
     from commerce_evals.sets import case_set
 
     log_dir = ROOT / "regression"
     logs = eval(
         case_set(set="regression"),
         model="commerce/reference",
+        model_roles={"grader": "commerce/judge"},
         log_dir=str(log_dir),
         cache=False,
         display="none",

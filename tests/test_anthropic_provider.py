@@ -14,7 +14,7 @@ from commerce_evals.chain import start_session
 from commerce_evals.flow import cached_world, flow_task
 from commerce_evals.flows import FLOWS
 from tests.anthropic_stub import AnthropicStub, StubCase, tag_requests_with_case
-from tests.helpers import case_score, run_task, samples_by_id
+from tests.helpers import SCRIPTED_JUDGE, case_score, run_task, samples_by_id
 
 
 def stub_cases(flow: str) -> list[StubCase]:
@@ -51,6 +51,7 @@ def test_flow_passes_through_the_anthropic_provider_as_under_reference(
             flow_task(flow),
             model="anthropic/claude-sonnet-4-5",
             model_base_url=stub.base_url,
+            model_roles=SCRIPTED_JUDGE,
             display="none",
             max_retries=0,
         )

@@ -2,8 +2,8 @@
 
 A judge is calibrated one at a time: when a dimension's verdicts in the logs come from more than
 one judge (model, template, config, or the dimension's text), that dimension is refused unless
---judge picks one. Labels recorded beside another judge's verdict (`commerce-evals label` writes
-which) are counted and named: the person may have been shown that judge's critique.
+--judge picks one. Labels given on a log judged by another judge (`commerce-evals label` writes
+which) are counted and named; they still count, since a label judges the run, not the judge.
 """
 
 from __future__ import annotations
@@ -203,9 +203,9 @@ def calibrate(
         console.print(f"{r.dimension}: left out: {_left_out(r)}", highlight=False, soft_wrap=True)
         if other_judge.get(r.dimension):
             console.print(
-                f"{r.dimension}: {other_judge[r.dimension]} label(s) were given beside another "
-                "judge's verdict than the one calibrated here (the person may have seen its "
-                "critique)",
+                f"{r.dimension}: {other_judge[r.dimension]} label(s) were given on a log judged "
+                "by another judge than the one calibrated here (they still count: a label "
+                "judges the run, which the transcript hash ties them to)",
                 highlight=False,
                 soft_wrap=True,
             )
