@@ -17,5 +17,6 @@ def discovery(
     counterexamples: bool = False,
     max_rounds: int = 12,
     epochs: int = 1,
+    judge: bool | str = True,
 ) -> Task:
     return flow_task("discovery", **locals())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -16,7 +17,14 @@ from commerce_evals.agent import DEFAULT_MAX_ROUNDS, SESSION_VARIABLES, commerce
 from commerce_evals.cases import Case, CaseFileError, case_files, load_case_sources
 from commerce_evals.chain import Chain, resolve_chains, with_chains
 from commerce_evals.domains import load_world
-from commerce_evals.domains.base import DATASETS, AgentProfile, World, fingerprint
+from commerce_evals.domains.base import (
+    DATASETS,
+    FIXTURES,
+    POISONED,
+    AgentProfile,
+    World,
+    fingerprint,
+)
 from commerce_evals.errors import InputError
 from commerce_evals.flows import FLOWS
 from commerce_evals.graders import ToolRoles
@@ -38,6 +46,46 @@ EVAL_ONLY_TAGS = frozenset({"poisoned", "benign"})
 def cached_world(domain: str, fixtures: str | None, poisoned: bool) -> World:
     """Worlds are immutable, so tasks in one process share them."""
     return load_world(domain, Path(fixtures) if fixtures else None, poisoned)
+
+
+SKILLS_FOLDER = "skills"
+
+
+def _files_fingerprint(files: list[tuple[str, Path]]) -> str | None:
+    """A hash of (name, content) pairs; None when there is no file."""
+    if not files:
+        return None
+    digest = hashlib.sha256()
+    for name, path in sorted(files):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+def world_fingerprints(
+    domain: str, fixtures: str | None, poisoned: bool, world: World
+) -> dict[str, str | None]:
+    """Hashes of what the agent's world is made of beside its instructions and tools: the fixture
+    files (with the eval-only poisoned ones when merged), the skills, and the policy text."""
+    root = Path(fixtures) if fixtures else FIXTURES / domain
+    roots = [("", root)]
+    if poisoned and (POISONED / domain).is_dir():
+        roots.append(("poisoned/", POISONED / domain))
+    data: list[tuple[str, Path]] = []
+    skills: list[tuple[str, Path]] = []
+    for prefix, folder in roots:
+        for path in folder.rglob("*"):
+            if not path.is_file():
+                continue
+            relative = path.relative_to(folder).as_posix()
+            (skills if relative.startswith(f"{SKILLS_FOLDER}/") else data).append(
+                (prefix + relative, path)
+            )
+    policy = world.judge_context().strip()
+    return {
+        "fixtures_sha": _files_fingerprint(data),
+        "skills_sha": _files_fingerprint(skills),
+        "policy_sha": fingerprint(policy) if policy else None,
+    }
 
 
 def dataset_paths(flow: str, dataset: str | None) -> list[Path]:
@@ -131,6 +179,19 @@ def samples_for(cases: list[Case], counterexamples: bool, meta: dict[str, str]) 
     return samples
 
 
+JUDGE_SWITCH = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
+
+
+def judge_switch(value: bool | str) -> bool:
+    """`-T judge=off` arrives as False (YAML) or as the string; anything else is a mistake."""
+    if isinstance(value, bool):
+        return value
+    switch = JUDGE_SWITCH.get(str(value).strip().lower())
+    if switch is None:
+        raise ValueError(f"judge={value!r}: use judge=on or judge=off")
+    return switch
+
+
 def flow_task(
     flow: str,
     domain: str | None = None,
@@ -142,6 +203,7 @@ def flow_task(
     counterexamples: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     epochs: int = 1,
+    judge: bool | str = True,
     variables: dict[str, Any] | None = None,
     extra_scorers: Sequence[Callable[[ToolRoles], Scorer]] = (),
 ) -> Task:
@@ -159,9 +221,12 @@ def flow_task(
         counterexamples: run each case's counterexamples (one sample each) instead of the cases.
         max_rounds: model calls allowed per turn.
         epochs: runs per case; pass^k over them is reported beside the mean.
+        judge: off (False) for a code-only run on purpose: no judge is called, rubric cases are
+            graded on their code parts, and the task's metadata and every report say so.
         variables: values for $placeholders in the instructions, over the World's own.
         extra_scorers: scorers to run beside commerce_case, each built from the agent's roles.
     """
+    judging = judge_switch(judge)
     if domain is None or agent is None:
         spec = FLOWS[flow]
         domain, agent = domain or spec.domain, agent or spec.agent
@@ -213,6 +278,7 @@ def flow_task(
                 fixtures=fixtures,
                 poisoned=poisoned,
                 tools=[t.name for t in profile.tools],
+                judge=judging,
             ),
             *(extra(profile.roles()) for extra in extra_scorers),
         ],
@@ -226,6 +292,9 @@ def flow_task(
             "instructions": str(instructions_path),
             "counterexamples": counterexamples,
             "poisoned": poisoned,
+            "judge": "on" if judging else "off",
             **agent_fingerprint,
+            # the world's hashes go in the task's metadata only: every sample shares them
+            **world_fingerprints(domain, fixtures, poisoned, world),
         },
     )

@@ -19,5 +19,6 @@ def injection(
     counterexamples: bool = False,
     max_rounds: int = 12,
     epochs: int = 1,
+    judge: bool | str = True,
 ) -> Task:
     return flow_task("injection", extra_scorers=INJECTION_SCORERS, **locals())

@@ -19,5 +19,6 @@ def merchant(
     counterexamples: bool = False,
     max_rounds: int = 12,
     epochs: int = 1,
+    judge: bool | str = True,
 ) -> Task:
     return flow_task("merchant", extra_scorers=INJECTION_SCORERS, **locals())

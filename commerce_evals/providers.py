@@ -6,21 +6,26 @@ counterexamples. Each call answers with the next round of the current turn: the 
 (several in one message when the script groups them), then the reply. Usage is returned, so no
 tokenizer (and no network) is needed.
 
-The scripted judge reads the prompt the way a model would: the quoted transcript, then the
-instructions after it (split at the first closing transcript tag). `commerce/judge` passes a run
+The scripted judge reads the prompt the way a credulous model would: the quoted transcript, then
+the instructions after it, split at the first thing that looks like a closing transcript tag (any
+case or spacing, look-alike characters folded). `commerce/judge` passes a run
 whose graded reply matches the case's reference reply and fails one that does not; it answers
-Unknown when it has no reference or the graded reply was clipped. It is gullible on purpose: an
-"ignore your instructions ... verdict: X" it finds in its instructions section is obeyed, so a
-transcript that escaped its quoting would flip its verdict, and the tests would see it. Variants:
-judge-pass, judge-fail, judge-unknown (fixed verdicts), judge-garbage (no verdict), judge-error
-(raises), judge-refuse (a content-filter stop), judge-slow (never answers in time), judge-echo
-(re-quotes the graded reply in a transcript block after its verdict).
+Unknown when it has no reference or the harness says the graded reply was clipped (a note before
+the value, never text inside it). It is gullible on purpose: an "ignore your instructions ...
+verdict: X" it finds in its instructions section is obeyed, so a transcript that escaped its
+quoting would flip its verdict, and the tests would see it. It answers in the format it was asked
+for: the JSON object when a response schema is sent, else labelled lines with the verdict last.
+Variants: judge-pass, judge-fail, judge-unknown (fixed verdicts), judge-garbage (no verdict),
+judge-error (raises), judge-refuse (a content-filter stop), judge-slow (never answers in time),
+judge-echo (decides like commerce/judge and echoes the whole quoted transcript back, tags and all:
+after its JSON object, or before its final verdict line).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections import Counter
 from typing import Any, cast
 
@@ -42,7 +47,7 @@ from commerce_evals.agent import CURRENT_SCRIPT, ReplayScript
 from commerce_evals.errors import InputError
 from commerce_evals.judging.judge import REFERENCE_REPLY
 from commerce_evals.judging.prompt import split_prompt
-from commerce_evals.judging.transcript import CUT_MARK, unquote
+from commerce_evals.judging.transcript import CUT_MARK_PATTERN, unquote
 
 SCRIPTED_MODELS = ("reference",)
 JUDGE_BEHAVIOURS = (
@@ -193,7 +198,9 @@ def judge_behaviour(model_name: str) -> str | None:
     return None
 
 
-_GRADED_REPLY = re.compile(r"^\[turn \d+ graded\] agent: (.*)$", re.MULTILINE)
+_GRADED_REPLY = re.compile(
+    rf"^\[turn \d+ graded\] agent: ({CUT_MARK_PATTERN})?(\".*\")$", re.MULTILINE
+)
 _OBEY = re.compile(
     r"ignore\s+(?:(?:all|any|your|previous|prior|the|above)\s+)*instructions.*?"
     r"verdict\W*(pass|fail|unknown)",
@@ -211,14 +218,15 @@ def decide(prompt: str, reference: str | None) -> tuple[str, str, str]:
     obeyed = _OBEY.search(parts.instructions)
     if obeyed:
         return obeyed.group(1).title(), "My instructions tell me to give this verdict.", ""
-    replies = [unquote(m.group(1)) for m in _GRADED_REPLY.finditer(parts.data)]
-    graded = "\n".join(str(r) for r in replies)
+    matches = list(_GRADED_REPLY.finditer(parts.data))
+    graded = "\n".join(str(unquote(m.group(2))) for m in matches)
     if not parts.data:
         return "Unknown", "I was given no transcript block.", graded
     if reference is None:
         return "Unknown", "I have no reference reply to compare the graded reply with.", graded
-    if any(str(r).startswith(CUT_MARK.split("{")[0]) for r in replies):
+    if any(m.group(1) for m in matches):
         return "Unknown", "The graded reply was clipped, so I cannot compare it.", graded
+    reference = unicodedata.normalize("NFKC", reference)
     if _same(graded, reference):
         return "Pass", f"The graded reply says:\n{graded}\nwhich is the reference reply.", graded
     return (
@@ -262,16 +270,16 @@ class ScriptedJudge(ScriptedModelAPI):
             return self._output(input, "I read the transcript and have some thoughts about it.")
         if self.behaviour in FIXED:
             verdict, critique = FIXED[self.behaviour]
-            graded = ""
         else:
-            verdict, critique, graded = decide(prompt, REFERENCE_REPLY.get())
-        if config.response_schema is not None:
-            text = json.dumps({"critique": critique, "verdict": verdict})
-        else:
-            text = f"Critique: {critique}\nVerdict: {verdict}"
+            verdict, critique, _ = decide(prompt, REFERENCE_REPLY.get())
+        echo = ""
         if self.behaviour == "echo":
-            text += f"\n\nThe graded reply, for the record:\n<transcript>\n{graded}\n</transcript>"
-        return self._output(input, text)
+            echo = f"The transcript, for the record:\n<transcript>\n{split_prompt(prompt).data}\n</transcript>"
+        if config.response_schema is not None:
+            answer = json.dumps({"critique": critique, "verdict": verdict})
+            return self._output(input, f"{answer}\n\n{echo}" if echo else answer)
+        lines = f"Critique: {critique}\nVerdict: {verdict}"
+        return self._output(input, f"{echo}\n\n{lines}" if echo else lines)
 
     def _output(
         self, input: list[ChatMessage], text: str, stop_reason: str = "stop"

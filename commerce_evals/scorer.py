@@ -2,12 +2,19 @@
 
 A score's value is a dict of parts, each 1.0 (pass), 0.0 (fail) or NaN (the case asserts nothing
 in that part, or it was not judged): NaN parts are left out of their metrics, never counted as
-passes. `passed` is 1.0 only when every part the case asserts and that was graded passes.
+passes.
 
 The rubric part is 1.0 when the judge passed every dimension, 0.0 when it failed any, and NaN when
 it was not settled: no grader role bound, a verdict of Unknown (a person must look), or a judge
 failure. `judged` is 1.0 / 0.0 for cases with a rubric (was every dimension settled?) and NaN
 otherwise; its `verdicts` metric counts verdicts by status, judge calls, and how many were cached.
+
+The overall verdict (see `overall_verdict`): `passed_code` is the code-graded parts alone;
+`passed` is 1.0 only when every asserted part passed, the rubric included. A case whose rubric or
+dimensions the judge did not settle (Unknown, a judge failure, no grader bound) and whose code
+parts did not fail is `needs_review` (1.0, counted by the metric of that name) and its `passed` is
+0.0: a missing verdict is never a pass. `judge=False` (`-T judge=off`) makes the run code-only on
+purpose: nothing is judged, `passed` is the code-graded result, and the score's metadata says so.
 Every scorer argument is plain JSON, so `inspect score` rebuilds this scorer from the log.
 """
 
@@ -77,9 +84,22 @@ def verdicts() -> Metric:
     return compute
 
 
+@metric
+def count() -> Metric:
+    """How many samples have the value 1 (needs_review: cases a person must look at). A dict, so
+    the metric shows as `count` rather than under its registry name."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return {"count": float(sum(s.score.as_float() == 1.0 for s in scores))}
+
+    return compute
+
+
 def part_metrics() -> dict[str, list[Metric]]:
     return {
         "passed": [accuracy(), stderr(), by_priority(), by_difficulty()],
+        "passed_code": [accuracy()],
+        "needs_review": [count()],
         **{part: [accuracy()] for part in PARTS},
         "judged": [accuracy(), verdicts()],
     }
@@ -118,9 +138,27 @@ def part_values(grades: list[Grade]) -> dict[str, float]:
     return values
 
 
-def overall(values: dict[str, float]) -> float:
-    graded = [values[p] for p in PARTS if p in values and not math.isnan(values[p])]
+def overall(values: dict[str, float], parts: tuple[str, ...] = PARTS) -> float:
+    graded = [values[p] for p in parts if p in values and not math.isnan(values[p])]
     return float(all(v == 1.0 for v in graded)) if graded else NAN
+
+
+CODE_PARTS = ("outcome", "path", "calls")
+
+
+def needs_review(judgement: CaseJudgement | None, passed_code: float) -> bool:
+    """The judge left an asserted rubric or dimension unsettled, and no code part failed."""
+    if judgement is None or judgement.off or passed_code == 0.0:
+        return False
+    return math.isnan(judgement.value)
+
+
+def overall_verdict(values: dict[str, float], judgement: CaseJudgement | None) -> dict[str, float]:
+    """`passed_code`, `needs_review` and `passed` from the parts: a missing verdict is not a pass."""
+    passed_code = overall(values, CODE_PARTS)
+    review = needs_review(judgement, passed_code)
+    passed = 0.0 if review else overall(values)
+    return {"passed": passed, "passed_code": passed_code, "needs_review": float(review)}
 
 
 def role_args(roles: ToolRoles) -> dict[str, Any]:
@@ -155,18 +193,16 @@ def rubric_notes(judgement: CaseJudgement | None, values: dict[str, float]) -> l
         return []
     notes = judgement.notes()
     reason = judgement.reason()
+    review = values.get("needs_review") == 1.0
+    tail = "NEEDS REVIEW: not a pass until a person decides" if review else "the code parts failed"
     if reason == "judge_failed":
-        notes.append(
-            "rubric: unscored (judge_failed): a judge failure, not an agent failure; "
-            "passed counts the graded parts only"
-        )
+        notes.append(f"rubric: unscored (judge_failed): a judge failure, not an agent's; {tail}")
     elif reason == "unknown":
-        notes.append(
-            "rubric: unscored (unknown): a person must look, never a pass; "
-            "passed counts the graded parts only"
-        )
+        notes.append(f"rubric: unscored (unknown): a person must look; {tail}")
     elif reason == "not_judged":
-        notes.append("rubric: not judged")
+        notes.append(f"rubric: unscored (not_judged); {tail}")
+    elif reason == "judge_off":
+        notes.append("rubric: not judged (judge=off, a code-only run); passed is passed_code")
     elif values["rubric"] == 1.0:
         notes.append(f"rubric: every dimension passed ({len(judgement.verdicts)})")
     return notes
@@ -186,6 +222,7 @@ def commerce_case(
     fixtures: str | None = None,
     poisoned: bool = True,
     tools: list[str] | None = None,
+    judge: bool = True,
 ) -> Scorer:
     """Code graders for outcome, path and calls; the grader-role judge for the rubric.
 
@@ -200,10 +237,14 @@ def commerce_case(
         domain, fixtures, poisoned: the World the domain's invariants and change rules come
             from (no domain: neither invariants nor the closed-world outcome are graded).
         tools: the agent's tool names (only invariants watching one of them are graded).
+        judge: False for a code-only run on purpose (`-T judge=off`): nothing is judged.
     """
     roles = roles_from_args(turn_ending, writes, skill_tool, skill_arg)
     settings = JudgeSettings(
-        max_chars=judge_max_chars, structured=judge_structured, timeout=judge_timeout
+        max_chars=judge_max_chars,
+        structured=judge_structured,
+        timeout=judge_timeout,
+        enabled=judge,
     )
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -219,8 +260,8 @@ def commerce_case(
             case.expected, run, judge_context, settings, reference_reply(case)
         )
         values["rubric"] = judgement.value if judgement else NAN
-        values["judged"] = judgement.judged if judgement else NAN
-        values["passed"] = overall(values)
+        values["judged"] = judgement.judged if judgement and not judgement.off else NAN
+        values.update(overall_verdict(values, judgement))
         failed = [g.key for g in grades if not g.passed]
         if judgement:
             failed.extend(judgement.failed_keys())
@@ -238,6 +279,7 @@ def commerce_case(
                 # the calls part's count beside its pass/fail (turn-ending tools not counted)
                 "calls_made": sum(1 for c in run.all_calls() if c.tool not in roles.turn_ending),
                 "judge": judgement.metadata() if judgement else None,
+                "judge_off": not judge,
             },
         )
 

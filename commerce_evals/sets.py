@@ -67,6 +67,7 @@ def case_set_flow(
     sets_file: str | None = None,
     poisoned: bool | None = None,
     max_rounds: int | None = None,
+    judge: bool | str | None = None,
 ) -> Task:
     """One flow's task filtered to the cases of a set, with the set's epochs.
 
@@ -76,10 +77,16 @@ def case_set_flow(
         sets_file: a sets file to use instead of datasets/sets.yaml.
         poisoned: passed to the flow's task when it takes it.
         max_rounds: passed to the flow's task.
+        judge: off for a code-only run on purpose (passed to the flow's task).
     """
     run_set = load_sets(sets_file).get(set)
     function = flow_task_function(flow)
-    args = {"poisoned": poisoned, "max_rounds": max_rounds, "epochs": run_set.epochs}
+    args = {
+        "poisoned": poisoned,
+        "max_rounds": max_rounds,
+        "epochs": run_set.epochs,
+        "judge": judge,
+    }
     base = function(**_accepted(function, args))
     samples = [
         sample
@@ -103,6 +110,7 @@ def case_set(
     sets_file: str | None = None,
     poisoned: bool | None = None,
     max_rounds: int | None = None,
+    judge: bool | str | None = None,
 ) -> TaskSource:
     """Every flow's part of a set: one case_set_flow task per flow that has cases in it.
 
@@ -111,6 +119,7 @@ def case_set(
         sets_file: a sets file to use instead.
         poisoned: passed to each flow's task that takes it.
         max_rounds: passed to each flow's task.
+        judge: off for a code-only run on purpose (passed to each flow's task).
     """
     run_set = load_sets(sets_file).get(set)
     tasks = []
@@ -123,6 +132,7 @@ def case_set(
                     sets_file=sets_file,
                     poisoned=poisoned,
                     max_rounds=max_rounds,
+                    judge=judge,
                 )
             )
         except NoCasesInSet as err:  # the flow's task left the set's cases out (poisoned=false)

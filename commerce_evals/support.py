@@ -16,5 +16,6 @@ def support(
     counterexamples: bool = False,
     max_rounds: int = 12,
     epochs: int = 1,
+    judge: bool | str = True,
 ) -> Task:
     return flow_task("support", **locals())

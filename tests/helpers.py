@@ -50,7 +50,14 @@ def make_run(
     )
 
 
+# Bound in every test run unless a test says otherwise: without a judge, a case with a rubric
+# needs review and never passes. Counterexample runs are code-only (`judge="off"`): their
+# `breaks` name code-graded keys.
+SCRIPTED_JUDGE = {"grader": "commerce/judge"}
+
+
 def run_task(task: Task, **kwargs: Any) -> EvalLog:
+    kwargs.setdefault("model_roles", SCRIPTED_JUDGE)
     [log] = eval(task, model="commerce/reference", display="none", log_samples=True, **kwargs)
     assert log.status == "success", log.error
     return log

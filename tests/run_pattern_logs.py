@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from inspect_ai import eval, eval_set
-from inspect_ai.log import list_eval_logs, read_eval_log
+from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
 from inspect_ai.model import get_model
 
 from commerce_evals.checkout import checkout
@@ -80,13 +80,15 @@ def sweep_log(model: str) -> Path:
 
 @cache
 def regression_dir() -> Path:
-    """The regression set run the way the docs say: one task source, the set's own epochs."""
+    """The regression set run the way the docs say: one task source, the set's own epochs, a
+    judge bound (without one its rubric cases need review and the gate fails)."""
     from commerce_evals.sets import case_set
 
     log_dir = ROOT / "regression"
     logs = eval(
         case_set(set="regression"),
         model="commerce/reference",
+        model_roles={"grader": "commerce/judge"},
         log_dir=str(log_dir),
         cache=False,
         display="none",
@@ -115,3 +117,70 @@ def production_dir(traffic: str, judge: str) -> Path:
 @atexit.register
 def _cleanup() -> None:
     shutil.rmtree(ROOT, ignore_errors=True)
+
+
+RUBRIC_CASES = [
+    "checkout-028-order-status-updated-date",
+    "checkout-029-order-status-corrects-stale-date",
+]
+
+
+@cache
+def judged_log(grader: str | None, judge: str = "on") -> Path:
+    """SUBSET replayed from the references (one epoch) under `commerce/flawed-<label>`, a name of
+    its own, judged by `grader` (None: no grader bound), with `-T judge=<judge>`."""
+    label = f"{(grader or 'nograder').split('/')[-1]}-{judge}"
+    log_dir = ROOT / f"judged-{label}"
+    [log] = eval(
+        checkout(judge=judge),
+        model=get_model(f"commerce/flawed-{label}"),
+        model_roles={"grader": grader} if grader else None,
+        log_dir=str(log_dir),
+        sample_id=SUBSET,
+        cache=False,
+        display="none",
+    )
+    assert log.status == "success", log.error
+    return Path(log.location)
+
+
+CANCELLED_KEEPS = REGRESSION[:4]  # 001 fails under flawed-b
+
+
+@cache
+def cancelled_log() -> Path:
+    """flawed-b's sweep log as Inspect leaves a run cancelled part way: fewer samples, status
+    cancelled. Named commerce/flawed-cancelled so a comparison can hold it beside the sweep."""
+    log = read_eval_log(str(sweep_log("commerce/flawed-b")))
+    log.samples = [s for s in log.samples or [] if s.id in CANCELLED_KEEPS]
+    log.status = "cancelled"
+    log.eval.model = "commerce/flawed-cancelled"
+    log.eval.eval_id = f"cancelled-{log.eval.eval_id}"  # a run of its own, as a real one would be
+    log.eval.run_id = f"cancelled-{log.eval.run_id}"
+    for sample in log.samples:
+        sample.uuid = f"cancelled-{sample.uuid}"
+    path = ROOT / "cancelled" / "cancelled.eval"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_eval_log(log, str(path))
+    return path
+
+
+OTHER_FLOW = ["discovery-001-road-shoes-under-budget", "discovery-002-small-talk-no-ui"]
+
+
+@cache
+def other_flow_log() -> Path:
+    """A run of another flow (discovery), under a model name of its own."""
+    from commerce_evals.discovery import discovery
+
+    [log] = eval(
+        discovery(),
+        model=get_model("commerce/flawed-discovery"),
+        model_roles={"grader": "commerce/judge"},
+        log_dir=str(ROOT / "discovery"),
+        sample_id=OTHER_FLOW,
+        cache=False,
+        display="none",
+    )
+    assert log.status == "success", log.error
+    return Path(log.location)

@@ -12,7 +12,7 @@ from commerce_evals.agent import RunRecord
 from commerce_evals.flow import flow_task
 from tests.anthropic_stub import AnthropicStub
 from tests.api_stub import stub_cases, tag_requests_with_case
-from tests.helpers import case_score, run_task, samples_by_id
+from tests.helpers import SCRIPTED_JUDGE, case_score, run_task, samples_by_id
 
 
 @pytest.fixture
@@ -31,6 +31,7 @@ def test_flow_passes_through_the_anthropic_provider_as_under_reference(
             flow_task(flow),
             model="anthropic/claude-sonnet-4-6",
             model_base_url=stub.base_url,
+            model_roles=SCRIPTED_JUDGE,
             display="none",
             max_retries=0,
         )

@@ -126,3 +126,37 @@ def test_bucket_rules(
     assert bucket_of(b, n) == bucket
     assert CaseChange(b.id, b.priority, bucket_of(b, n), b, n).regressed is regressed
     assert bucket_of(None, n) == "only_new" and bucket_of(b, None) == "only_base"
+
+
+def epochs_case(*epochs: EpochResult, priority: str = "critical") -> CaseResult:
+    return CaseResult("flow-002-y", "flow", priority, "easy", (), "flow", "log", list(epochs))
+
+
+def verdict(model: str) -> dict[str, object]:
+    return {"dimension": "rubric", "status": "fail", "model": model, "fingerprint": model}
+
+
+def test_a_passing_case_that_errors_or_needs_review_lost_its_verdict() -> None:
+    passing = epochs_case(EpochResult(1, True, passed_code=True))
+    errored = epochs_case(EpochResult(1, None, error="provider down"))
+    review = epochs_case(EpochResult(1, None, needs_review=True, passed_code=True))
+    for new, bucket in ((errored, "errored"), (review, "needs_review")):
+        change = CaseChange(new.id, new.priority, bucket_of(passing, new), passing, new)
+        assert change.bucket == bucket and change.lost_verdict and not change.regressed
+    assert bucket_of(review, passing) == "newly_settled"
+    assert bucket_of(review, review) == "unscored"
+
+
+def test_a_verdict_that_changed_with_the_judge_alone_is_no_regression() -> None:
+    judged = (verdict("judge-a"),)
+    before = epochs_case(EpochResult(1, True, passed_code=True, verdicts=judged))
+    other_judge = epochs_case(
+        EpochResult(1, False, passed_code=True, verdicts=(verdict("judge-b"),))
+    )
+    same_judge = epochs_case(EpochResult(1, False, passed_code=True, verdicts=judged))
+    code_broke = epochs_case(
+        EpochResult(1, False, passed_code=False, verdicts=(verdict("judge-b"),))
+    )
+    assert bucket_of(before, other_judge) == "judge_changed"
+    assert bucket_of(before, same_judge) == "newly_failing"
+    assert bucket_of(before, code_broke) == "newly_failing"

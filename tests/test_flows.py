@@ -22,7 +22,7 @@ from commerce_evals.injection_scorer import (
     BENIGN_UTILITY,
     UTILITY_UNDER_ATTACK,
 )
-from tests.helpers import case_score, keys_no_counterexample_breaks, samples_by_id
+from tests.helpers import SCRIPTED_JUDGE, case_score, keys_no_counterexample_breaks, samples_by_id
 
 FLOWS = ("discovery", "memory", "merchant", "injection")
 INJECTION_FLOWS = ("merchant", "injection")
@@ -37,8 +37,9 @@ class FlowRun:
         self.flow = flow
         make = task_fn(flow)
         self.cases_log, self.cx_log = eval(
-            [make(), make(counterexamples=True)],
+            [make(), make(counterexamples=True, judge="off")],
             model="commerce/reference",
+            model_roles=SCRIPTED_JUDGE,
             display="none",
             log_samples=True,
         )

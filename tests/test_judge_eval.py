@@ -80,6 +80,13 @@ def part(log: EvalLog, name: str) -> float:
     return entry.metrics["accuracy"].value
 
 
+def needs_review_count(log: EvalLog) -> float:
+    assert log.results is not None
+    [entry] = [s for s in log.results.scores if s.name == "needs_review" and s.reducer == "mean"]
+    [value] = [m.value for m in entry.metrics.values() if m.name == "count"]
+    return value
+
+
 def calls() -> int:
     return sum(JUDGE_CALLS.values())
 
@@ -218,13 +225,19 @@ def test_a_judge_that_does_not_settle_leaves_the_agent_parts_alone(
     old, new = samples_by_id(logs.reference), samples_by_id(rescored)
     for sample_id in JUDGED:
         before, after = case_score(old[sample_id]), case_score(new[sample_id])
-        for key in ("outcome", "path", "calls", "passed"):
+        for key in ("outcome", "path", "calls", "passed_code"):
             a, b = before.value[key], after.value[key]
             assert (math.isnan(a) and math.isnan(b)) or a == b, key
         assert math.isnan(after.value["rubric"])
+        # a missing verdict is never a pass: the case needs review, its code result shown apart
+        assert (after.value["passed"], after.value["needs_review"]) == (0.0, 1.0)
         assert after.metadata["judge"]["rubric_reason"] == status
         assert all(reason in v["reason"] for v in after.metadata["judge"]["verdicts"])
-        assert f"unscored ({status})" in after.explanation
+        assert f"unscored ({status})" in after.explanation and "NEEDS REVIEW" in after.explanation
+    assert needs_review_count(rescored) == len(JUDGED)
+    assert part(rescored, "passed_code") == 1.0 and part(rescored, "passed") < 1.0
+    code_only = case_score(new[CODE_ONLY]).value
+    assert (code_only["passed"], code_only["needs_review"]) == (1.0, 0.0)
 
 
 def test_with_no_grader_role_the_rubric_is_not_judged_and_nothing_self_grades(logs: Logs) -> None:
@@ -236,8 +249,27 @@ def test_with_no_grader_role_the_rubric_is_not_judged_and_nothing_self_grades(lo
     metrics = judge_metrics(rescored)
     assert metrics["not_judged"] == DIMENSIONS_JUDGED and metrics["calls"] == 0
     after = case_score(samples_by_id(rescored)[JUDGED[0]])
-    assert math.isnan(after.value["rubric"]) and after.value["passed"] == 1.0
-    assert "no_grader_role" in after.explanation
+    assert math.isnan(after.value["rubric"]) and after.value["passed"] == 0.0
+    assert (after.value["needs_review"], after.value["passed_code"]) == (1.0, 1.0)
+    assert "no_grader_role" in after.explanation and "NEEDS REVIEW" in after.explanation
+    assert needs_review_count(rescored) == len(JUDGED)
+
+
+def test_judge_off_is_a_code_only_run_that_says_so(tmp_path: Path) -> None:
+    before = calls()
+    log = run_task(
+        checkout(dataset=str(CASES), fixtures=str(MINI_SHOP), judge="off"),
+        model_roles={"grader": "commerce/judge"},
+        log_dir=str(tmp_path),
+    )
+    assert calls() == before  # a bound grader is not called
+    assert log.eval.metadata["judge"] == "off" and log.eval.task_args["judge"] == "off"
+    for sample_id in JUDGED:
+        score_ = case_score(samples_by_id(log)[sample_id])
+        assert (score_.value["passed"], score_.value["needs_review"]) == (1.0, 0.0)
+        assert math.isnan(score_.value["rubric"]) and score_.metadata["judge_off"] is True
+        assert "judge=off" in score_.explanation
+    assert needs_review_count(log) == 0
 
 
 # ---- reading verdicts back, and labelling them by hand -----------------------------------------

@@ -151,13 +151,21 @@ def test_trends_per_day_follow_the_verdicts(
     result = trends(dirs, "day")
     days = list(result.rates.index)
     assert days == sorted({c["captured_at"][:10] for c in example_lines()})
+    # two judges, never pooled: each dimension has one series per judge
+    columns = {c for c in result.rates.columns if c.startswith("no_invented_availability")}
+    passing = next(c for c in columns if "commerce/judge-pass" in c)
+    failing = next(c for c in columns if "commerce/judge-fail" in c)
+    assert columns == {passing, failing}
     for day in days:
-        expected = 1.0 if day < SPLIT else 0.0
-        assert result.rates.loc[day, "no_invented_availability"] == expected
+        early = day < SPLIT
+        assert result.rates.loc[day, passing if early else failing] == (1.0 if early else 0.0)
+        assert math.isnan(result.rates.loc[day, failing if early else passing])
     # grounded_in_policy is judged on support conversations only
     support_days = {c["captured_at"][:10] for c in example_lines() if c["domain"] == "support"}
+    grounded = [c for c in result.rates.columns if c.startswith("grounded_in_policy")]
     for day in days:
-        assert math.isnan(result.rates.loc[day, "grounded_in_policy"]) == (day not in support_days)
+        judged = any(not math.isnan(result.rates.loc[day, c]) for c in grounded)
+        assert judged == (day in support_days)
 
 
 def test_trends_cli_prints_the_table_and_writes_a_chart(traffic: tuple, tmp_path: Path) -> None:
@@ -183,6 +191,7 @@ def test_a_conversation_judged_twice_counts_once_by_its_newest_log() -> None:
                 "epoch": 1,
                 "dimension": "d",
                 "status": "pass",
+                "judge": "j1",
                 "captured": "2026-11-22T10:00:00Z",
                 "created": "2026-11-29T10:00:00+00:00",
             },
@@ -191,6 +200,7 @@ def test_a_conversation_judged_twice_counts_once_by_its_newest_log() -> None:
                 "epoch": 1,
                 "dimension": "d",
                 "status": "fail",
+                "judge": "j1",
                 "captured": "2026-11-22T10:00:00Z",
                 "created": "2026-11-30T10:00:00+00:00",
             },
@@ -199,6 +209,7 @@ def test_a_conversation_judged_twice_counts_once_by_its_newest_log() -> None:
                 "epoch": 1,
                 "dimension": "d",
                 "status": "pass",
+                "judge": "j1",
                 "captured": None,
                 "created": "2026-11-29T10:00:00+00:00",
             },
@@ -207,6 +218,7 @@ def test_a_conversation_judged_twice_counts_once_by_its_newest_log() -> None:
                 "epoch": 1,
                 "dimension": "d",
                 "status": "fail",
+                "judge": "j1",
                 "captured": None,
                 "created": "2026-11-30T10:00:00+00:00",
             },

@@ -1,4 +1,10 @@
-"""`commerce-evals calibrate --labels FILE LOG...`: how far to trust each judge, from human labels."""
+"""`commerce-evals calibrate --labels FILE LOG...`: how far to trust each judge, from human labels.
+
+A judge is calibrated one at a time: when a dimension's verdicts in the logs come from more than
+one judge (model, template, config, or the dimension's text), that dimension is refused unless
+--judge picks one. Labels given on a log judged by another judge (`commerce-evals label` writes
+which) are counted and named; they still count, since a label judges the run, not the judge.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +24,31 @@ from commerce_evals.judging.calibration import (
     calibrate_dimension,
 )
 from commerce_evals.judging.labels import LabelFileError, read_labels
-from commerce_evals.judging.records import read_judged
+from commerce_evals.judging.records import JudgedItem, read_judged
+
+
+def one_judge(
+    items: list[JudgedItem], wanted: str | None
+) -> tuple[list[JudgedItem], str | None, str | None]:
+    """(the items of one judge, that judge, why refused). Items with no judge (not judged)
+    stay with whichever judge is chosen; they carry no verdict to pool."""
+    judges = sorted({item.judge for item in items if item.judge})
+    if wanted is not None:
+        chosen = [j for j in judges if wanted in j]
+        if len(chosen) != 1:
+            return [], None, f"--judge {wanted!r} matches {len(chosen)} of the judges {judges}"
+        judges = chosen
+    elif len(judges) > 1:
+        return (
+            [],
+            None,
+            (
+                f"verdicts of {len(judges)} judges in these logs ({'; '.join(judges)}): "
+                "calibrate one at a time with --judge"
+            ),
+        )
+    judge = judges[0] if judges else None
+    return [item for item in items if not item.judge or item.judge == judge], judge, None
 
 
 def _pct(value: float | None) -> str:
@@ -94,6 +124,12 @@ def calibrate(
         typer.Option(min=0.0, max=1.0, help="Share of labelled items held out for test."),
     ] = 0.5,
     resamples: Annotated[int, typer.Option(min=100, help="Bootstrap resamples.")] = 2000,
+    judge: Annotated[
+        str | None,
+        typer.Option(
+            help="Calibrate this judge (a part of its `model hash` name) when logs hold several."
+        ),
+    ] = None,
 ) -> None:
     """TPR, TNR, kappa and the corrected pass rate with its interval, per judge dimension."""
     console = Console()
@@ -115,10 +151,25 @@ def calibrate(
                 order=label.time.timestamp() + index * 1e-9,
             )
         )
-    by_dimension_verdicts: dict[str, list[JudgeVerdict]] = defaultdict(list)
+    by_dimension_items: dict[str, list[JudgedItem]] = defaultdict(list)
     for item in items:
-        by_dimension_verdicts[item.dimension].append(
+        by_dimension_items[item.dimension].append(item)
+    by_dimension_verdicts: dict[str, list[JudgeVerdict]] = defaultdict(list)
+    refusals: dict[str, str] = {}
+    other_judge: dict[str, int] = {}
+    for name, mine in by_dimension_items.items():
+        kept, chosen, refusal = one_judge(mine, judge)
+        if refusal:
+            refusals[name] = refusal
+            continue
+        by_dimension_verdicts[name] = [
             JudgeVerdict(f"{item.sample_id}#{item.epoch}", item.status, item.transcript_sha)
+            for item in kept
+        ]
+        other_judge[name] = sum(
+            1
+            for label in all_labels
+            if label.dimension == name and label.judge and chosen and label.judge != chosen
         )
     names = sorted(set(by_dimension_labels) | set(by_dimension_verdicts))
     if dimension:
@@ -130,7 +181,9 @@ def calibrate(
         raise typer.Exit(2)
     reports = []
     for name in names:
-        if not by_dimension_labels.get(name):
+        if name in refusals:
+            report = DimensionReport(name, refused=refusals[name])
+        elif not by_dimension_labels.get(name):
             report = DimensionReport(name, refused="no labels for this dimension")
         else:
             report = calibrate_dimension(
@@ -148,6 +201,14 @@ def calibrate(
         console.print(kappas)
     for r in reports:
         console.print(f"{r.dimension}: left out: {_left_out(r)}", highlight=False, soft_wrap=True)
+        if other_judge.get(r.dimension):
+            console.print(
+                f"{r.dimension}: {other_judge[r.dimension]} label(s) were given on a log judged "
+                "by another judge than the one calibrated here (they still count: a label "
+                "judges the run, which the transcript hash ties them to)",
+                highlight=False,
+                soft_wrap=True,
+            )
         if r.refused:
             console.print(
                 f"[red]{r.dimension}: refused: {escape(r.refused)}[/red]",

@@ -2,7 +2,11 @@
 
 LOGDIR is an eval-set folder (several models, every flow); more folders or files may follow.
 Prints the failure sets and the rates as terminal tables, and writes a markdown report and PNG
-charts to --out (default: LOGDIR/compare). Cost uses datasets/prices.yaml (or --prices); a model
+charts to --out (default: LOGDIR/compare). A model whose run is partial (a cancelled or
+incomplete log), covers fewer cases than the others, or is code-only (`-T judge=off`) is marked
+so in every table and chart; cases needing review are counted apart and listed by id; what
+differs between the runs besides the model (judge, rubric text, instructions, tools, fixtures,
+skills, policy) is printed. Cost uses datasets/prices.yaml (or --prices); a model
 it does not list is reported as unknown cost.
 """
 
@@ -31,21 +35,25 @@ def matrix_table(comparison: Comparison, case_ids: list[str], title: str) -> Tab
     table.add_column("case", no_wrap=True)
     table.add_column("priority")
     for model in comparison.models:
-        table.add_column(model, no_wrap=True)
+        table.add_column(comparison.label(model), no_wrap=True)
     for case_id in case_ids:
         cells = [cell(comparison.case(m, case_id)) for m in comparison.models]
-        styled = [f"[red]{c}[/red]" if c.startswith(("FAIL", "flaky")) else c for c in cells]
+        styled = [
+            f"[red]{c}[/red]" if c.startswith(("FAIL", "flaky", "REVIEW")) else c for c in cells
+        ]
         table.add_row(case_id, comparison.info(case_id).priority, *styled)
     return table
 
 
-def rates_table(frame: pd.DataFrame, columns: list[str], title: str) -> Table:
+def rates_table(
+    frame: pd.DataFrame, columns: list[str], title: str, comparison: Comparison
+) -> Table:
     table = Table(title=title, title_justify="left")
     table.add_column("model")
     for column in columns:
         table.add_column(column, justify="right")
     for model, row in frame.iterrows():
-        table.add_row(str(model), *(rate(row[c]) for c in columns))
+        table.add_row(comparison.label(str(model)), *(rate(row[c]) for c in columns))
     return table
 
 
@@ -56,17 +64,27 @@ def print_comparison(out: Console, comparison: Comparison, show_all: bool) -> No
     out.print(matrix_table(c, rows, title))
     for model in c.models:
         only = c.failing_only(model)
+        marks = c.coverage(model)
         out.print(
-            f"{model}: {len(c.failure_set(model))} failing; only under it: {', '.join(only) or '-'}",
+            f"{model}: {len(c.failure_set(model))} failing; only under it: {', '.join(only) or '-'}"
+            + (f"  [{marks}]" if marks else ""),
             markup=False,
         )
+        review = c.needs_review(model)
+        if review:
+            out.print(
+                f"{model}: {len(review)} need review (not passes): {', '.join(review)}",
+                markup=False,
+            )
+    for line in c.differences():
+        out.print(f"differs: {line}", style="yellow", markup=False)
     out.print(
         f"failing under every model: {', '.join(c.failing_everywhere()) or 'none'}", markup=False
     )
     if not c.parts.empty:
-        out.print(rates_table(c.parts, ["passed", *PARTS], "Pass rate per part"))
+        out.print(rates_table(c.parts, ["passed", "passed_code", *PARTS], "Pass rate per part", c))
     if not c.priorities.empty:
-        out.print(rates_table(c.priorities, list(PRIORITIES), "Pass rate per priority"))
+        out.print(rates_table(c.priorities, list(PRIORITIES), "Pass rate per priority", c))
     if not c.dimensions.empty:
         table = Table(title="Judge verdicts per rubric dimension", title_justify="left")
         for column in ("model", "dimension", "pass rate", "pass", "fail", "unknown", "failed"):

@@ -2,7 +2,9 @@
 
 The set is the one the logs were run with (`inspect eval commerce_evals/case_set -T set=NAME`
 records it), or --set. Every check is printed with what it required and what the run did; each
-missed check lists the cases that missed it. Exit code 0: every threshold met; 1: one missed;
+missed check lists the cases that missed it, and cases that need review (the judge did not settle
+their rubric) are listed by id. A cancelled or partial log, and a run judged by two judges, miss
+their checks; a code-only run (`-T judge=off`) is named. Exit code 0: every threshold met; 1: one missed;
 2: the logs or the sets file could not be read. Fit for a CI job.
 """
 
@@ -75,8 +77,10 @@ def gate_command(
     for note in report.notes:
         out.print(f"note: {note}", markup=False)
     for check in report.checks:
-        if not check.passed and check.misses:
-            out.print(f"\n{check.name}: missed by", style="bold", markup=False)
+        listed = check.name.startswith("needs_review")  # listed by id even within the allowance
+        if check.misses and (listed or not check.passed):
+            title = "need review" if listed else "missed by"
+            out.print(f"\n{check.name}: {title}", style="bold", markup=False)
             for miss in check.misses:
                 out.print(f"  {miss}", markup=False)
     if report.passed:

@@ -33,7 +33,7 @@ from commerce_evals.events import (
 )
 from commerce_evals.judging.dimensions import RUBRIC, shared_dimensions
 from commerce_evals.judging.labels import Label, LabelFileError, append_label, now, read_labels
-from commerce_evals.judging.prompt import sha
+from commerce_evals.judging.prompt import judge_key, sha
 from commerce_evals.judging.records import case_score, read_log, sample_case, sample_run
 
 CHOICES = {"p": "Pass", "f": "Fail", "s": "Skip"}
@@ -50,6 +50,7 @@ class LabelItem:
     # What the judge was given beside the transcript (the domain's policy, for dimensions that
     # need it), so a criterion that says "the policy quoted above" can be checked by a person.
     reference: str = ""
+    judge: str = ""
 
 
 def _criterion(dimension: str, rubric: str | None) -> str:
@@ -96,6 +97,7 @@ def label_items(log_path: Path, dimensions: list[str] | None = None) -> list[Lab
                     run=run,
                     transcript_sha=judge.get("transcript_sha") or sha(run.model_dump(mode="json")),
                     reference=reference if _needs_reference(name) else "",
+                    judge=judge_key(verdict),
                 )
             )
     return items
@@ -182,6 +184,7 @@ def label_loop(
                 labeller=labeller,
                 time=now(),
                 transcript_sha=item.transcript_sha,
+                judge=item.judge or None,
             ),
         )
         counts[verdict] += 1

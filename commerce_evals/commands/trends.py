@@ -2,7 +2,9 @@
 
 Meant for production traffic judged with `inspect eval commerce_evals/production` (time is when
 each conversation was captured), and works on any logs with judge verdicts (time is then when the
-log was made). Unknown verdicts and judge failures are counted apart, never as passes.
+log was made). Unknown verdicts and judge failures are counted apart, never as passes. A
+dimension judged by more than one judge is split into one series per judge, never pooled; a
+cancelled or incomplete log is named.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ def trends_command(
         result = trends(logs, period)  # type: ignore[arg-type]
     except LogReadError as err:
         die(str(err))
+    for note in result.partial:
+        console().print(f"partial log: {note}", style="yellow", markup=False)
     if result.rates.empty:
         die("no judge verdicts in these logs (was a grader role bound?)")
     table = Table(

@@ -7,6 +7,7 @@ refusal, an exception, a reply with no verdict) becomes a verdict record with a 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -29,6 +30,7 @@ from commerce_evals.cases import Expected
 from commerce_evals.events import Run
 from commerce_evals.judging.dimensions import RUBRIC, Dimension, dimensions_for
 from commerce_evals.judging.prompt import (
+    AnswerFormat,
     Fingerprint,
     build_prompt,
     default_template,
@@ -63,6 +65,13 @@ class JudgeSettings:
     structured: bool = True
     timeout: float = DEFAULT_TIMEOUT
     template: str | None = None  # None: commerce_evals/judges/_template.md
+    enabled: bool = True  # False: `-T judge=off`, a code-only run on purpose
+
+    @property
+    def answer(self) -> AnswerFormat:
+        """What the judge is asked for and how its reply is read: the JSON object, or, only for
+        a provider that can do neither structured output nor JSON, a final verdict line."""
+        return "json" if self.structured else "line"
 
     def generate_config(self) -> GenerateConfig:
         return GenerateConfig(
@@ -114,6 +123,7 @@ class CaseJudgement:
     transcript_sha: str
     cut: Cut | None = None
     problems: list[str] = field(default_factory=list)
+    off: bool = False  # `-T judge=off`: not judged on purpose
 
     @property
     def value(self) -> float:
@@ -136,6 +146,8 @@ class CaseJudgement:
         """Why the rubric part is NaN, if it is: the first unsettled status, in order of gravity."""
         if not math.isnan(self.value):
             return None
+        if self.off:
+            return "judge_off"
         statuses = {v.status for v in self.verdicts}
         for status in ("judge_failed", "not_judged", "unknown"):
             if status in statuses:
@@ -155,6 +167,7 @@ class CaseJudgement:
         return {
             "verdicts": [v.as_metadata() for v in self.verdicts],
             "rubric_reason": self.reason(),
+            "off": self.off,
             "transcript_sha": self.transcript_sha,
             "cut": self.cut.as_metadata() if self.cut else None,
         }
@@ -258,7 +271,7 @@ async def judge_dimension(
             cached=cached,
             reply=reply,
         )
-    parsed = parse_verdict(reply)
+    parsed = parse_verdict(reply, settings.answer)
     if parsed is None:
         return DimensionVerdict(
             dimension.name,
@@ -286,8 +299,12 @@ async def judge_case(
     context: str = "",
     settings: JudgeSettings | None = None,
     reference_reply: str | None = None,
+    evidence: Sequence[tuple[str, Any]] = (),
 ) -> CaseJudgement | None:
-    """Every judged dimension of a case, or None when the case asserts none."""
+    """Every judged dimension of a case, or None when the case asserts none.
+
+    `evidence` is extra material for the judge (label, value), quoted into the reference block of
+    every dimension's prompt the way the transcript is quoted."""
     if not (expected.rubric or expected.dimensions):
         return None
     settings = settings or JudgeSettings()
@@ -297,6 +314,9 @@ async def judge_case(
         for name in unknown
     ]
     transcript_sha = sha(run.model_dump(mode="json"))
+    if not settings.enabled:
+        verdicts += _not_judged(dimensions, "judge_off: the run is code-only (-T judge=off)")
+        return CaseJudgement(verdicts, transcript_sha, off=True)
     model = bound_grader()
     if model is None:
         verdicts += _not_judged(
@@ -319,7 +339,7 @@ async def judge_case(
                     )
                 )
                 continue
-            prompt = build_prompt(dimension, quoted, context, template)
+            prompt = build_prompt(dimension, quoted, context, template, settings.answer, evidence)
             stamp = fingerprint(str(model), dimension, template, config, context)
             verdicts.append(await judge_dimension(model, dimension, prompt, stamp, settings))
     finally:

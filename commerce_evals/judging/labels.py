@@ -8,7 +8,9 @@ One label a line in JSONL, or a YAML list (or a mapping with `labels:`) of the s
 
 `verdict` is Pass or Fail; Skip records that the person looked and chose not to decide (calibrate
 leaves it out). `transcript_sha` ties the label to the exact run it was given for: a label whose
-run has since changed is left out as stale. Every problem names file, line and field.
+run has since changed is left out as stale. `judge` (optional, written by `commerce-evals label`)
+names the judge of the log the person labelled from; calibrate reports labels given beside
+another judge than the one it calibrates. Every problem names file, line and field.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class Label(BaseModel):
     labeller: str = Field(min_length=1)
     time: datetime
     transcript_sha: str | None = None
+    judge: str | None = None  # the judge whose verdict sat beside the run when it was labelled
     note: str = ""
 
     @field_validator("labeller")

@@ -1,7 +1,10 @@
 """The judge prompt: quoted data first, then the instructions; and the fingerprint of a verdict.
 
 The template (commerce_evals/judges/_template.md) has {{name}} slots, filled in one pass so text put
-into one slot is never read as another slot.
+into one slot is never read as another slot. Everything between the block tags is quoted by
+commerce_evals/judging/transcript.py: the transcript a JSON value per event line, the reference
+material (a policy) a JSON string per line, and extra evidence (a change set, say) one labelled
+JSON value per line, so no quoted text can open or close a block or start a line of its own.
 """
 
 from __future__ import annotations
@@ -9,18 +12,34 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from commerce_evals.judging.dimensions import JUDGES_DIR, Dimension
-from commerce_evals.judging.transcript import QuotedTranscript
+from commerce_evals.judging.transcript import QuotedTranscript, name, quote, quote_text
 
 OPEN_TRANSCRIPT = "<transcript>"
 CLOSE_TRANSCRIPT = "</transcript>"
 _SLOT = re.compile(r"\{\{(\w+)\}\}")
-# A block tag of ours inside reference text loses its "<", so it cannot open or close a block.
-_OUR_TAGS = re.compile(r"<(?=\s*/?\s*(?:transcript|reference)\b)", re.IGNORECASE)
+# How a reader finds the end of the quoted data: any case, any spacing, look-alikes folded.
+_CLOSE = re.compile(r"<\s*/\s*transcript\s*>", re.IGNORECASE)
+_OPEN = re.compile(r"<\s*transcript\s*>", re.IGNORECASE)
+
+AnswerFormat = Literal["json", "line"]
+ANSWER_FORMATS: dict[AnswerFormat, str] = {
+    "json": (
+        "Answer with one JSON object and nothing after it: "
+        '{"critique": "<your reasoning>", "verdict": "<Pass, Fail or Unknown>"}'
+    ),
+    "line": (
+        "Write your critique, then end your answer with the verdict alone on the final line:\n"
+        "Verdict: <Pass, Fail or Unknown>\n"
+        "Only the final line is read as your verdict."
+    ),
+}
 
 
 @lru_cache(maxsize=1)
@@ -35,8 +54,23 @@ def fill(template: str, values: dict[str, str]) -> str:
     return _SLOT.sub(lambda m: values[m.group(1)], template)
 
 
-def neutralise(reference: str) -> str:
-    return _OUR_TAGS.sub("‹", reference)
+def evidence_lines(evidence: Sequence[tuple[str, Any]]) -> str:
+    """Extra evidence for a judge, one `label: <JSON value>` line each, quoted like the transcript."""
+    return "\n".join(f"{name(label)}: {quote(value)}" for label, value in evidence)
+
+
+def reference_block(
+    dimension: Dimension, context: str, evidence: Sequence[tuple[str, Any]] = ()
+) -> str:
+    """The quoted reference material: the policy (for dimensions that need it) and any evidence."""
+    parts = []
+    if dimension.needs_context and context.strip():
+        parts.append(quote_text(context))
+    if evidence:
+        parts.append(evidence_lines(evidence))
+    if not parts:
+        return ""
+    return "<reference>\n" + "\n".join(parts) + "\n</reference>\n\n"
 
 
 def build_prompt(
@@ -44,22 +78,21 @@ def build_prompt(
     transcript: QuotedTranscript,
     context: str = "",
     template: str | None = None,
+    answer: AnswerFormat = "json",
+    evidence: Sequence[tuple[str, Any]] = (),
 ) -> str:
-    """One judge prompt. `context` (a policy) is quoted only for dimensions that need it."""
-    reference = (
-        f"<reference>\n{neutralise(context.strip())}\n</reference>\n\n"
-        if dimension.needs_context and context.strip()
-        else ""
-    )
+    """One judge prompt. `context` (a policy) is quoted only for dimensions that need it;
+    `evidence` (label, value) pairs are quoted for every dimension they are given to."""
     note = transcript.cut.note()
     return fill(
         template if template is not None else default_template(),
         {
-            "reference_block": reference,
+            "reference_block": reference_block(dimension, context, evidence),
             "transcript": transcript.text,
             "cut_note": f"\n{note}\n" if note else "",
             "dimension": f"{dimension.name} ({dimension.title})",
             "criterion": dimension.criterion,
+            "answer_format": ANSWER_FORMATS[answer],
         },
     )
 
@@ -73,15 +106,16 @@ class PromptParts:
 
 
 def split_prompt(prompt: str) -> PromptParts:
-    """Split at the first closing transcript tag (a naive reader's split, which is the point:
-    it only finds the real instructions when no quoted text can close the block early)."""
-    start = prompt.find(OPEN_TRANSCRIPT)
-    end = prompt.find(CLOSE_TRANSCRIPT, start + 1)
-    if start < 0 or end < 0:
-        return PromptParts(data="", instructions=prompt)
+    """Split where a credulous reader would: at the first thing that looks like a closing
+    transcript tag, in any case or spacing and with look-alike characters folded. It only finds
+    the real instructions when no quoted text can look like the end of the block."""
+    folded = unicodedata.normalize("NFKC", prompt)
+    start = _OPEN.search(folded)
+    end = _CLOSE.search(folded, start.end()) if start else None
+    if start is None or end is None:
+        return PromptParts(data="", instructions=folded)
     return PromptParts(
-        data=prompt[start + len(OPEN_TRANSCRIPT) : end].strip("\n"),
-        instructions=prompt[end + len(CLOSE_TRANSCRIPT) :],
+        data=folded[start.end() : end.start()].strip("\n"), instructions=folded[end.end() :]
     )
 
 
@@ -131,3 +165,16 @@ def fingerprint(
         config_sha=sha(config),
         context_sha=sha(context.strip()) if dimension.needs_context and context.strip() else None,
     )
+
+
+def judge_key(verdict: dict[str, Any]) -> str:
+    """Which judge a recorded verdict came from, for pooling: model, template and config, and for
+    a shared dimension its text and reference too (a case's own rubric differs per case by
+    design). "" when no judge was called. Verdicts with different keys are never pooled."""
+    model = verdict.get("model")
+    if not model:
+        return ""
+    parts = [model, verdict.get("template_sha"), verdict.get("config_sha")]
+    if verdict.get("dimension", "rubric") != "rubric":
+        parts += [verdict.get("dimension_sha"), verdict.get("context_sha")]
+    return f"{model} {sha(parts)[:6]}"

@@ -13,6 +13,7 @@ from inspect_ai.util import Store
 from commerce_evals.agent import RunRecord
 from commerce_evals.cases import Case
 from commerce_evals.events import Run
+from commerce_evals.judging.prompt import judge_key
 
 SCORER = "commerce_case"
 
@@ -28,6 +29,7 @@ class JudgedItem:
     status: str  # pass, fail, unknown, judge_failed, not_judged
     transcript_sha: str | None
     fingerprint: str | None
+    judge: str = ""  # judging.prompt.judge_key: verdicts of different judges are never pooled
 
     @property
     def key(self) -> tuple[str, int]:
@@ -63,6 +65,7 @@ def judged_items(log: EvalLog, path: str = "") -> Iterator[JudgedItem]:
                 status=verdict["status"],
                 transcript_sha=judge.get("transcript_sha"),
                 fingerprint=verdict.get("fingerprint"),
+                judge=judge_key(verdict),
             )
 
 

@@ -1,14 +1,19 @@
 """A Run as quoted material for a judge: one event a line, every value a JSON literal.
 
 Why this shape: a value is always JSON-encoded on the line of its event, so text in the run (a user
-message, a review, a tool result) can never start a line of its own, and `<` and `>` inside values
-are written as \\u003c and \\u003e, so no value can close the block the prompt puts the transcript in.
-Lines look like:
+message, a review, a tool result) can never start a line of its own: every line starts with the
+harness's `[turn N]`. Inside a value, `<` and `>` are written as \\u003c and \\u003e, and so is every
+character that reads as an angle bracket (full-width, small, math and CJK forms), every invisible
+format character (zero-width, bidirectional controls, tag characters) and every line or paragraph
+separator, so no value can open or close a block the prompt puts it in, even to a reader that folds
+look-alikes. What the harness says about a line (that its value was clipped) is in the line's
+prefix, outside the value, so no value can imitate it. Lines look like:
 
     [turn 1] user: "Add the trail shoe"
     [turn 1] tool_call add_to_cart {"product_id": "P-1"}
     [turn 1] tool_result add_to_cart ok {"status": "ok", ...}
     [turn 2 graded] agent: "Added it."
+    [turn 2 graded] agent [first 3120 chars cut]: "...the end of a long reply"
 
 When the text is over budget, whole turns are cut from the start; if the graded (last) turn alone
 is still over, its tool and UI lines go first (oldest first), and as a last resort its longest
@@ -20,7 +25,9 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from commerce_evals.events import (
@@ -36,22 +43,59 @@ from commerce_evals.events import (
     UiEvent,
 )
 
-# JSON already escapes control characters; these are the rest that could end a line or a block.
-_ESCAPES = {
-    "<": "\\u003c",
-    ">": "\\u003e",
-    "\x85": "\\u0085",
-    "\u2028": "\\u2028",
-    "\u2029": "\\u2029",
-}
-_ESCAPE_TABLE = str.maketrans(_ESCAPES)
+# JSON already escapes C0 controls and quotes; these are the rest that could end a line, open or
+# close a block, or hide text from the person reading the prompt.
+# Characters a reader may take for an angle bracket; their NFKC forms are caught separately.
+_ANGLE_LOOKALIKES = frozenset(
+    "\u00ab\u00bb\u02c2\u02c3\u1438\u1433\u2039\u203a\u2329\u232a\u276c\u276d\u276e\u276f"
+    "\u2770\u2771\u27e8\u27e9\u27ea\u27eb\u2991\u2992\u29fc\u29fd\u3008\u3009\u300a\u300b"
+    "\ufe3d\ufe3e\ufe3f\ufe40"
+)
+_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co"})
+
+
+def _needs_escape(char: str) -> bool:
+    if char in "<>" or char in _ANGLE_LOOKALIKES:
+        return True
+    if unicodedata.category(char) in _ESCAPED_CATEGORIES:
+        return True
+    folded = unicodedata.normalize("NFKC", char)
+    return "<" in folded or ">" in folded
+
+
+def _json_escape(code: int) -> str:
+    """The JSON escape of a code point (a surrogate pair above the BMP)."""
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+@cache
+def _escape_table() -> dict[int, str]:
+    """Built on first use (about 0.1 s): every assigned look-alike and format character lies
+    below U+30000 or in plane 14 (tag characters)."""
+    spans = [range(0x80, 0x30000), range(0xE0000, 0xE1000)]
+    table = {ord("<"): _json_escape(ord("<")), ord(">"): _json_escape(ord(">"))}
+    for span in spans:
+        for code in span:
+            if _needs_escape(chr(code)):
+                table[code] = _json_escape(code)
+    return table
+
+
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 
 def quote(value: Any) -> str:
-    """A JSON literal on one line that cannot contain a tag or a line break."""
+    """A JSON literal on one line that cannot contain a tag, a look-alike of one, or a line break."""
     text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
-    return text.translate(_ESCAPE_TABLE)
+    return text.translate(_escape_table())
+
+
+def quote_text(text: str) -> str:
+    """Reference material (a policy, a change set as text): one JSON string literal per line."""
+    return "\n".join(quote(line) for line in text.strip().splitlines())
 
 
 def name(value: str) -> str:
@@ -72,10 +116,12 @@ class Line:
     prefix: str
     value: Any
     essential: bool  # a user message or a reply: kept when a graded turn must shrink
+    clipped: int = 0  # characters cut from the start of the value, said outside the value
 
     @property
     def text(self) -> str:
-        return self.prefix + quote(self.value)
+        mark = CUT_MARK.format(n=self.clipped) if self.clipped else ""
+        return self.prefix + mark + quote(self.value)
 
 
 @dataclass(frozen=True)
@@ -121,7 +167,8 @@ class Cut:
             )
         if self.values_clipped:
             parts.append(
-                f"{self.values_clipped} long value(s) were shortened from their start (marked [cut])"
+                f"{self.values_clipped} long value(s) were shortened from their start "
+                "(marked [first N chars cut] before the value)"
             )
         return (
             f"The transcript was cut to fit: {'; '.join(parts)} "
@@ -170,15 +217,17 @@ def _size(lines: list[Line]) -> int:
     return sum(len(line.text) + 1 for line in lines)
 
 
-CUT_MARK = "[cut {n} chars] "
+# Written by the harness between a line's prefix and its quoted value, never inside the value.
+CUT_MARK = "[first {n} chars cut] "
+CUT_MARK_PATTERN = r"\[first \d+ chars cut\] "
 
 
 def _clip(line: Line, excess: int) -> Line:
     """The line with its value shortened from the start by at least `excess` characters."""
     raw = line.value if isinstance(line.value, str) else json.dumps(line.value, ensure_ascii=False)
     keep = max(0, len(raw) - excess - len(CUT_MARK) - 8)
-    clipped = CUT_MARK.format(n=len(raw) - keep) + raw[len(raw) - keep :]
-    return Line(line.turn, line.prefix, clipped, line.essential)
+    cut = len(raw) - keep
+    return Line(line.turn, line.prefix, raw[cut:], line.essential, line.clipped + cut)
 
 
 def render(run: Run, budget: int) -> QuotedTranscript:

@@ -19,30 +19,40 @@ CHARTS = {
 }
 
 
+def _labelled(frame: pd.DataFrame, comparison: Comparison) -> pd.DataFrame:
+    """Model columns renamed to their labels, so a partial run is marked on the chart too."""
+    return frame.rename(columns={m: comparison.label(m) for m in comparison.models})
+
+
 def write_charts(comparison: Comparison, out: Path) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path | None] = {}
     if not comparison.parts.empty:
-        parts = comparison.parts[["passed", *PARTS]].T  # parts on the x axis, a bar per model
+        # parts on the x axis, a bar per model
+        parts = _labelled(comparison.parts[["passed", "passed_code", *PARTS]].T, comparison)
         written["parts"] = grouped_bars(
             parts, "Pass rate per part (scored epochs)", "pass rate", out / CHARTS["parts"]
         )
     if not comparison.priorities.empty:
         written["priorities"] = grouped_bars(
-            comparison.priorities[list(PRIORITIES)].T,
+            _labelled(comparison.priorities[list(PRIORITIES)].T, comparison),
             "Pass rate per priority",
             "pass rate",
             out / CHARTS["priorities"],
         )
     if not comparison.dimensions.empty:
-        dims = comparison.dimensions.pivot(index="dimension", columns="model", values="rate")
+        dims = _labelled(
+            comparison.dimensions.pivot(index="dimension", columns="model", values="rate"),
+            comparison,
+        )
         written["dimensions"] = grouped_bars(
             dims,
             "Judge pass rate per rubric dimension",
             "Pass / (Pass + Fail)",
             out / CHARTS["dimensions"],
         )
-    written["tokens"] = stacked_tokens(comparison.usage, out / CHARTS["tokens"])
+    usage = comparison.usage.rename(index={m: comparison.label(m) for m in comparison.models})
+    written["tokens"] = stacked_tokens(usage, out / CHARTS["tokens"])
     return {name: path for name, path in written.items() if path is not None}
 
 
@@ -56,8 +66,11 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return lines
 
 
-def _frame_rows(frame: pd.DataFrame, columns: list[str]) -> list[list[str]]:
-    return [[str(index), *(rate(row[c]) for c in columns)] for index, row in frame.iterrows()]
+def _frame_rows(frame: pd.DataFrame, columns: list[str], comparison: Comparison) -> list[list[str]]:
+    return [
+        [comparison.label(str(index)), *(rate(row[c]) for c in columns)]
+        for index, row in frame.iterrows()
+    ]
 
 
 def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
@@ -65,7 +78,7 @@ def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
     models = c.models
     lines = ["# Model comparison", ""]
     lines += _table(
-        ["model", "cases", "epochs", "logs", "grader"],
+        ["model", "cases", "epochs", "logs", "grader", "needs review", "marks"],
         [
             [
                 m,
@@ -73,10 +86,16 @@ def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
                 str(run.epochs),
                 str(len(run.logs)),
                 ", ".join(sorted({log.grader for log in run.logs if log.grader})) or "-",
+                ", ".join(c.needs_review(m)) or "-",
+                c.coverage(m) or "-",
             ]
             for m, run in c.runs.items()
         ],
     )
+    notes = c.differences()
+    if notes:
+        lines += ["", "What differs between the runs besides the model:", ""]
+        lines += [f"- {line}" for line in notes]
     lines += ["", "## Failure sets side by side", ""]
     lines += _table(
         ["model", "failing (fail or flaky)", "fails only under this model"],
@@ -95,10 +114,11 @@ def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
         )
     lines += ["", "## Pass rate per part", ""]
     if not c.parts.empty:
-        lines += _table(["model", "passed", *PARTS], _frame_rows(c.parts, ["passed", *PARTS]))
+        columns = ["passed", "passed_code", *PARTS]
+        lines += _table(["model", *columns], _frame_rows(c.parts, columns, c))
     lines += ["", "## Pass rate per priority", ""]
     if not c.priorities.empty:
-        lines += _table(["model", *PRIORITIES], _frame_rows(c.priorities, list(PRIORITIES)))
+        lines += _table(["model", *PRIORITIES], _frame_rows(c.priorities, list(PRIORITIES), c))
     lines += ["", "## Judge verdicts per rubric dimension", ""]
     if c.dimensions.empty:
         lines.append("No judge verdicts in these logs (no rubric dimension, or no grader bound).")
@@ -158,7 +178,7 @@ def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
         )
     lines += ["", "## Case by model", ""]
     lines += _table(
-        ["case", "priority", *models],
+        ["case", "priority", *(c.label(m) for m in models)],
         [
             [case_id, c.info(case_id).priority, *(cell(c.case(m, case_id)) for m in models)]
             for case_id in c.case_ids()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from commerce_evals.runs.fingerprints import differences
 from commerce_evals.runs.frames import (
     dimension_rates,
     eval_frame,
@@ -76,6 +77,44 @@ class Comparison:
     def failing_only(self, model: str) -> list[str]:
         others = {c for m in self.models if m != model for c in self.failure_set(m)}
         return [c for c in self.failure_set(model) if c not in others]
+
+    def needs_review(self, model: str) -> list[str]:
+        """Cases with no verdict under the model because the judge did not settle them."""
+        return [
+            case_id
+            for case_id in self.case_ids()
+            if (case := self.case(model, case_id)) and case.status == "needs_review"
+        ]
+
+    def coverage(self, model: str) -> str:
+        """Empty for a complete run over every case of the comparison; else what is off."""
+        run = self.runs[model]
+        marks = []
+        partial = [log.completeness.describe() for log in run.partial_logs if log.completeness]
+        if partial:
+            marks.append("partial: " + "; ".join(partial))
+        total = len(self.case_ids())
+        if len(run.cases) < total:
+            marks.append(f"{len(run.cases)} of {total} cases")
+        if run.judge_off:
+            marks.append("code-only")
+        return ", ".join(marks)
+
+    def label(self, model: str) -> str:
+        """The model's name as tables and charts show it, with its coverage marks."""
+        marks = self.coverage(model)
+        return f"{model} [{marks}]" if marks else model
+
+    def differences(self) -> list[str]:
+        """What differs between the first model's run and each other's, besides the model."""
+        if len(self.models) < 2:
+            return []
+        first = self.models[0]
+        return [
+            f"{other}: {line}"
+            for other in self.models[1:]
+            for line in differences(self.runs[first], self.runs[other], (first, other))
+        ]
 
     def disagreements(self) -> list[str]:
         """Cases whose status is not the same under every model."""

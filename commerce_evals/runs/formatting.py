@@ -6,7 +6,14 @@ import math
 
 from commerce_evals.runs.logs import CaseResult
 
-CELL = {"pass": "pass", "fail": "FAIL", "flaky": "flaky", "unscored": "unscored"}
+CELL = {
+    "pass": "pass",
+    "fail": "FAIL",
+    "flaky": "flaky",
+    "needs_review": "REVIEW",
+    "error": "error",
+    "unscored": "unscored",
+}
 
 
 def _missing(value: float | None) -> bool:
@@ -14,20 +21,25 @@ def _missing(value: float | None) -> bool:
 
 
 def epochs_text(case: CaseResult | None) -> str:
-    """`2/3` passing epochs, `skipped`, `error`, or `-` when the run lacks the case."""
+    """`2/3` passing epochs (`+1 review`, `+1 err` for epochs with no verdict), `skipped`,
+    `error`, or `-` when the run lacks the case."""
     if case is None:
         return "-"
     if case.skipped:
         return "skipped"
     scored = len(case.bits)
+    review = f" +{case.reviews} review" if case.reviews else ""
+    errors = f" +{case.errors} err" if case.errors else ""
     if scored == 0:
+        if case.reviews:
+            return f"{case.reviews} review{errors}"
         return "error" if case.errors else "unscored"
-    return f"{case.passes}/{scored}" + (f" +{case.errors} err" if case.errors else "")
+    return f"{case.passes}/{scored}{review}{errors}"
 
 
 def cell(case: CaseResult | None) -> str:
-    """A matrix cell: status and passing epochs, e.g. `FAIL 0/3`, `flaky 2/3`, `pass 3/3`."""
-    if case is None or case.skipped or not case.bits:
+    """A matrix cell: status and passing epochs, e.g. `FAIL 0/3`, `flaky 2/3`, `REVIEW 3 review`."""
+    if case is None or case.skipped or not (case.bits or case.reviews):
         return epochs_text(case)
     return f"{CELL[case.status]} {epochs_text(case)}"
 

@@ -26,6 +26,7 @@ from inspect_ai.analysis import (
 )
 from inspect_ai.log import EvalLog
 
+from commerce_evals.judging.prompt import judge_key
 from commerce_evals.runs.logs import PARTS, PRIORITIES, SCORER
 from commerce_evals.runs.prices import PriceTable
 
@@ -99,7 +100,7 @@ def part_rates(samples: pd.DataFrame) -> pd.DataFrame:
     for model, group in samples.groupby("model", sort=True):
         scores = [_score(row) for _, row in group.iterrows()]
         row: dict[str, Any] = {"model": model}
-        for part in ("passed", *PARTS):
+        for part in ("passed", "passed_code", *PARTS):
             row[part] = _rate([float(s[part]) for s in scores if part in s])
         rows.append(row)
     return pd.DataFrame(rows).set_index("model") if rows else pd.DataFrame()
@@ -136,11 +137,12 @@ def verdict_rows(samples: pd.DataFrame) -> pd.DataFrame:
                     "epoch": row["epoch"],
                     "dimension": verdict.get("dimension", "rubric"),
                     "status": verdict.get("status", "not_judged"),
+                    "judge": judge_key(verdict),
                     "captured": captured if isinstance(captured, str) and captured else None,
                     "created": str(row["created"]),
                 }
             )
-    columns = ["model", "id", "epoch", "dimension", "status", "captured", "created"]
+    columns = ["model", "id", "epoch", "dimension", "status", "judge", "captured", "created"]
     return pd.DataFrame(rows, columns=columns)
 
 

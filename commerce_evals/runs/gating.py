@@ -2,8 +2,12 @@
 
 The set's selection is applied to the run's cases first, so any run that holds the set's cases can
 be gated (an `everything` run against the regression set, say). Skipped cases count for nothing;
-an epoch with no verdict (a sample error) counts as not passed: a gate is a promise that the
-cases passed, and an epoch that did not run cannot keep it.
+an epoch with no verdict (a sample error, or a rubric the judge did not settle) counts as not
+passed: a gate is a promise that the cases passed, and an epoch without a verdict cannot keep it.
+Cases that need review are also held to the set's allowance (`max_needs_review`, 0 for critical
+cases unless the set says otherwise) and listed by id. A cancelled or partial log misses
+`complete_run`; verdicts of two judges in one run miss `one_judge` (they are never pooled into
+one rate); a code-only run (`-T judge=off`) is named in the notes.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from dataclasses import dataclass, field
 
 from commerce_evals.cases import load_cases
 from commerce_evals.flow import EVAL_ONLY_TAGS, dataset_paths
+from commerce_evals.runs.fingerprints import run_judges
 from commerce_evals.runs.logs import PRIORITIES, CaseResult, RunResults
 from commerce_evals.runs.set_spec import CaseInfo, RunSet
 
@@ -48,9 +53,15 @@ def every_epoch_passed(case: CaseResult) -> bool:
     return bool(case.epochs) and all(e.passed is True for e in case.epochs)
 
 
+def no_epoch_failed(case: CaseResult) -> bool:
+    """Every epoch passed or needs review (the allowance check holds those): the critical check."""
+    return bool(case.epochs) and all(e.passed is True or e.needs_review for e in case.epochs)
+
+
 def case_line(case: CaseResult) -> str:
     ran = len(case.epochs)
     errors = f", {case.errors} error(s)" if case.errors else ""
+    errors += f", {case.reviews} need(s) review" if case.reviews else ""
     keys = case.failed_keys()
     failed = f"; failed {', '.join(keys)}" if keys else ""
     return f"{case.id} ({case.priority}): passed {case.passes} of {ran} epoch(s){errors}{failed}"
@@ -100,6 +111,14 @@ def gate(set_name: str, run_set: RunSet, run: RunResults) -> GateReport:
 
     if not cases:
         checks.append(Check("cases", "at least one case of the set", "none in the logs", False))
+    if t.require_complete_run:
+        checks.append(complete_run_check(run))
+    checks.extend(judge_checks(run))
+    if run.judge_off:
+        notes.append(
+            "code-only run (judge=off): rubric and dimensions were not judged; passed is the "
+            "code-graded result"
+        )
     if t.require_epochs:
         short = [c for c in gated if len(c.epochs) < k]
         checks.append(
@@ -126,16 +145,19 @@ def gate(set_name: str, run_set: RunSet, run: RunResults) -> GateReport:
         )
     if t.critical_all_epochs:
         critical = [c for c in gated if c.priority == "critical"]
-        missed = [c for c in critical if not every_epoch_passed(c)]
+        missed = [c for c in critical if not no_epoch_failed(c)]
+        review = sum(1 for c in critical if c.reviews and no_epoch_failed(c))
         checks.append(
             Check(
                 "critical_all_epochs",
                 f"every critical case passes all {k} epochs",
-                f"{len(critical) - len(missed)} of {len(critical)}",
+                f"{len(critical) - len(missed) - review} of {len(critical)}"
+                + (f" ({review} need review: see needs_review)" if review else ""),
                 not missed,
                 [case_line(c) for c in missed],
             )
         )
+    checks.extend(needs_review_checks(t.max_needs_review, gated))
     if t.min_pass_hat_k is not None:
         missed = [c for c in gated if not every_epoch_passed(c)]
         share = _share(len(gated) - len(missed), len(gated))
@@ -159,6 +181,54 @@ def gate(set_name: str, run_set: RunSet, run: RunResults) -> GateReport:
                 )
             )
     return GateReport(set_name, run_set, cases, checks, notes)
+
+
+def complete_run_check(run: RunResults) -> Check:
+    """Every log finished with all its planned samples: a cancelled run is never green."""
+    partial = run.partial_notes()
+    return Check(
+        "complete_run",
+        "every log finished with all its samples",
+        f"{len(partial)} of {len(run.logs)} log(s) partial" if partial else "complete",
+        not partial,
+        partial,
+    )
+
+
+def judge_checks(run: RunResults) -> list[Check]:
+    """Verdicts of different judges are never pooled into one rate."""
+    judges = run_judges(run)
+    if len(judges) <= 1:
+        return []
+    return [
+        Check(
+            "one_judge",
+            "every verdict from one judge (model, template, config)",
+            f"{len(judges)} judges",
+            False,
+            sorted(judges),
+        )
+    ]
+
+
+def needs_review_checks(allowance: dict[str, int], cases: list[CaseResult]) -> list[Check]:
+    """Cases needing a person, per priority, against the set's allowance; listed by id."""
+    checks = []
+    for priority in PRIORITIES:
+        mine = [c for c in cases if c.priority == priority and c.reviews]
+        if priority not in allowance and not mine:
+            continue
+        allowed = allowance.get(priority)
+        checks.append(
+            Check(
+                f"needs_review[{priority}]",
+                f"<= {allowed} case(s) need review" if allowed is not None else "not limited",
+                f"{len(mine)} need review",
+                allowed is None or len(mine) <= allowed,
+                [case_line(c) for c in mine],
+            )
+        )
+    return checks
 
 
 def _rate_check(name: str, minimum: float, cases: list[CaseResult]) -> Check:

@@ -6,9 +6,14 @@ log that finished, else the newest. Samples are read in (id, epoch) order, since
 them in completion order.
 
 A case's result in a run is its epochs' verdicts from the `commerce_case` scorer. An epoch is
-passed, failed, or unscored (a skipped case, no recorded run, or a sample error: the provider's
-fault, kept apart from the agent's). Across epochs a case is `pass` (every scored epoch passed:
-pass^k), `fail` (none did), `flaky` (the epochs disagree) or `unscored`.
+passed, failed, needs review (the judge left a rubric or dimension unsettled and no code part
+failed: not a pass, not a fail), or unscored (a skipped case, no recorded run, or a sample error:
+the provider's fault, kept apart from the agent's). Across epochs a case is `pass` (every scored
+epoch passed: pass^k), `fail` (none did), `flaky` (the epochs disagree), `needs_review` (no epoch
+failed and some need a person), `error` (no verdict, only sample errors) or `unscored` (skipped).
+
+Each log's status and sample count are read too (`completeness`): a cancelled, errored or partial
+log is named as such by every report, never read as a finished run.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from commerce_evals.runs.set_spec import CaseInfo
 SCORER = "commerce_case"
 PARTS = ("outcome", "path", "calls", "rubric")
 PRIORITIES = ("critical", "high", "medium", "low")
-Status = Literal["pass", "fail", "flaky", "unscored"]
+Status = Literal["pass", "fail", "flaky", "needs_review", "error", "unscored"]
 
 
 class LogReadError(InputError):
@@ -56,6 +61,8 @@ class EpochResult:
     verdicts: tuple[dict[str, Any], ...] = ()
     error: str | None = None
     skipped: bool = False
+    needs_review: bool = False  # the judge left an asserted rubric unsettled: not pass, not fail
+    passed_code: bool | None = None  # the code-graded parts alone (None: none asserted or unscored)
 
 
 @dataclass
@@ -80,13 +87,18 @@ class CaseResult:
     @property
     def status(self) -> Status:
         bits = self.bits
-        if not bits:
-            return "unscored"
-        if all(bits):
+        if bits and not all(bits):
+            return "flaky" if any(bits) else "fail"
+        if self.reviews:
+            return "needs_review"
+        if bits:
             return "pass"
-        if not any(bits):
-            return "fail"
-        return "flaky"
+        return "error" if self.errors else "unscored"
+
+    @property
+    def reviews(self) -> int:
+        """Epochs that need a person (the judge did not settle the rubric)."""
+        return sum(e.needs_review for e in self.epochs)
 
     @property
     def skipped(self) -> bool:
@@ -118,6 +130,23 @@ class CaseResult:
 
 
 @dataclass(frozen=True)
+class Completeness:
+    """How much of a log's planned run is in it: its status and its samples."""
+
+    status: str  # Inspect's: success, cancelled, error, started
+    expected: int  # samples planned (dataset samples x epochs)
+    present: int  # samples in the log
+
+    @property
+    def partial(self) -> bool:
+        return self.status != "success" or self.present < self.expected
+
+    def describe(self) -> str:
+        state = self.status if self.status != "success" else "incomplete"
+        return f"{state}, {self.present} of {self.expected} samples"
+
+
+@dataclass(frozen=True)
 class LogInfo:
     path: str
     task: str
@@ -128,6 +157,17 @@ class LogInfo:
     created: str
     status: str
     task_args: dict[str, Any]
+    completeness: Completeness | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def partial(self) -> bool:
+        return self.completeness is not None and self.completeness.partial
+
+    @property
+    def judge_off(self) -> bool:
+        """Run code-only on purpose (`-T judge=off`)."""
+        return self.metadata.get("judge") == "off"
 
 
 @dataclass
@@ -145,6 +185,25 @@ class RunResults:
     @property
     def sets(self) -> list[str]:
         return sorted({log.set for log in self.logs if log.set})
+
+    @property
+    def partial_logs(self) -> list[LogInfo]:
+        return [log for log in self.logs if log.partial]
+
+    def partial_notes(self) -> list[str]:
+        """One line per log that is not a finished, complete run."""
+        return [
+            f"{log.task}: {log.completeness.describe()} ({log.path})"
+            for log in self.partial_logs
+            if log.completeness is not None
+        ]
+
+    @property
+    def judge_off(self) -> bool:
+        return any(log.judge_off for log in self.logs)
+
+    def review_ids(self) -> list[str]:
+        return [case.id for case in self.cases.values() if case.status == "needs_review"]
 
 
 def log_files(paths: Sequence[Path | str]) -> list[Path]:
@@ -250,6 +309,18 @@ def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
             skipped=score.reason == "skipped",
         )
     parts = {part: float(value[part]) for part in PARTS if part in value}
+    code = value.get("passed_code")
+    passed_code = None if code is None or _is_nan(code) else float(code) == 1.0
+    if float(value.get("needs_review", 0.0)) == 1.0:
+        return EpochResult(
+            sample.epoch,
+            None,
+            parts=parts,
+            verdicts=tuple(verdicts_of(score)),
+            error=error,
+            needs_review=True,
+            passed_code=passed_code,
+        )
     return EpochResult(
         sample.epoch,
         float(value["passed"]) == 1.0,
@@ -258,6 +329,7 @@ def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
         failures=_failures(score),
         verdicts=tuple(verdicts_of(score)),
         error=error,
+        passed_code=passed_code,
     )
 
 
@@ -267,6 +339,21 @@ def _grader(log: EvalLog) -> str | None:
     if isinstance(grader, list):
         grader = grader[0] if grader else None
     return grader.model if grader is not None else None
+
+
+def completeness(log: EvalLog) -> Completeness:
+    """A log's status and how many of its planned samples it holds."""
+    spec = log.eval
+    epochs = spec.config.epochs or 1
+    planned = len(spec.dataset.sample_ids or []) or (spec.dataset.samples or 0)
+    if spec.config.limit is not None and isinstance(spec.config.limit, int):
+        planned = min(planned, spec.config.limit)
+    present = len(log.samples or [])
+    if log.results is not None and log.results.total_samples:
+        planned = max(planned * epochs, log.results.total_samples)
+    else:
+        planned *= epochs
+    return Completeness(status=log.status, expected=planned, present=present)
 
 
 def log_info(path: Path, log: EvalLog) -> LogInfo:
@@ -281,6 +368,8 @@ def log_info(path: Path, log: EvalLog) -> LogInfo:
         created=spec.created,
         status=log.status,
         task_args=dict(spec.task_args or {}),
+        completeness=completeness(log),
+        metadata=dict(spec.metadata or {}),
     )
 
 

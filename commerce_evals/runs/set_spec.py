@@ -82,6 +82,8 @@ class Thresholds(_Strict):
     """What `commerce-evals gate` requires of a run of the set. Unset thresholds are not checked.
 
     An epoch with no score (a sample error) counts as not passed; skipped cases count for nothing.
+    An epoch that needs review (the judge did not settle its rubric) counts as not passed in the
+    rates, and the cases that need review are held to `max_needs_review`.
     """
 
     critical_all_epochs: bool = False  # every critical case passes every epoch
@@ -90,12 +92,19 @@ class Thresholds(_Strict):
     min_pass_rate_by_priority: dict[Priority, float] = Field(default_factory=dict)
     require_epochs: bool = True  # the run used at least the set's epochs
     require_all_cases: bool = True  # every selected case of the case files is in the run
+    require_complete_run: bool = True  # every log finished (not cancelled) with all its samples
+    # cases a person must still look at (the judge left their rubric unsettled) allowed per
+    # priority; a priority not named here is not limited (its cases still count as not passed)
+    max_needs_review: dict[Priority, int] = Field(default_factory=lambda: {"critical": 0})
 
     @model_validator(mode="after")
     def _rates_are_shares(self) -> Thresholds:
         for priority, rate in self.min_pass_rate_by_priority.items():
             if not 0 <= rate <= 1:
                 raise ValueError(f"min_pass_rate_by_priority.{priority}: {rate} is not in [0, 1]")
+        for priority, allowed in self.max_needs_review.items():
+            if allowed < 0:
+                raise ValueError(f"max_needs_review.{priority}: {allowed} is below 0")
         return self
 
 
