@@ -68,7 +68,7 @@ def rule_draft(run: LintRun) -> list[Finding]:
 
 
 def rule_preconditions_in_state(run: LintRun) -> list[Finding]:
-    """An earlier turn that only sets up state (carting, remembering, staging) belongs in
+    """An earlier turn that only sets up state (carting, staging changes) belongs in
     `state`, unless the case asserts a key that reads across turns."""
     findings = []
     for item in cases(run):
