@@ -232,7 +232,8 @@ def commerce_case(
         skill_tool: the tool that loads a skill, and skill_arg its name argument.
         judge_context: reference text for dimensions that need it (the domain's policy).
         judge_max_chars: the judge's transcript budget; longer runs are cut from the start.
-        judge_structured: ask the judge for JSON (structured output); text is parsed either way.
+        judge_structured: ask the judge for one JSON object (structured output where the provider
+            supports it). False only for a provider that can do neither: its final line is read.
         judge_timeout: seconds a judge call may take before it counts as a judge failure.
         domain, fixtures, poisoned: the World the domain's invariants and change rules come
             from (no domain: neither invariants nor the closed-world outcome are graded).

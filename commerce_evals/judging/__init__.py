@@ -3,7 +3,7 @@
 dimensions.py   shared dimension files (commerce_evals/judges/*.md) and a case's own rubric
 transcript.py   a Run as quoted lines, cut from the start to a character budget
 prompt.py       quoted data first, instructions after; the fingerprint of a verdict
-verdict.py      the last verdict in a reply (JSON or a labelled line)
+verdict.py      the judge's verdict: its last own JSON object, or its final line (text fallback)
 judge.py        one call per dimension through the grader role; every fault recorded
 """
 
