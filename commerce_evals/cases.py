@@ -10,6 +10,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from commerce_evals.reply_facts import Fact
+
 CASE_ID = re.compile(r"^[a-z][a-z0-9_]*-\d{3}-[a-z0-9][a-z0-9-]*$")
 
 
@@ -133,6 +135,11 @@ class Expected(Strict):
     reply_omits: list[str] = Field(default_factory=list)
     reply_matches: list[str] = Field(default_factory=list)
     reply_not_matches: list[str] = Field(default_factory=list)
+    # typed facts read by meaning (reply_facts.py): stated in the graded reply / asserted by none
+    reply_states: list[Fact] = Field(default_factory=list)
+    reply_denies: list[Fact] = Field(default_factory=list)
+    # claims of done actions checked against what changed: on for every case unless set false
+    action_claims: bool = True
     max_tool_calls: int | None = Field(default=None, ge=0)
     max_calls_per_tool: dict[str, int] = Field(default_factory=dict)
     state: StateExpect | None = None
@@ -167,8 +174,13 @@ class Expected(Strict):
         return value
 
     def asserted_keys(self) -> list[str]:
-        """The keys this case sets, in declaration order."""
-        return [k for k in type(self).model_fields if k in self.model_fields_set]
+        """The keys this case sets, in declaration order (action_claims unless turned off)."""
+        return [
+            k
+            for k in type(self).model_fields
+            if (k in self.model_fields_set and k != "action_claims")
+            or (k == "action_claims" and self.action_claims)
+        ]
 
 
 class ScriptedCall(Strict):

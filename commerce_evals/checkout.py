@@ -12,6 +12,7 @@ def checkout(
     instructions: str | None = None,
     poisoned: bool = False,
     counterexamples: bool = False,
+    alternatives: bool = False,
     max_rounds: int = 12,
     epochs: int = 1,
 ) -> Task:

@@ -27,6 +27,7 @@ from commerce_evals.cases import (
 from commerce_evals.consent import asks_for_confirmation, is_explicit_yes
 from commerce_evals.events import Run, ToolCallEvent
 from commerce_evals.matching import any_row_matches, matches
+from commerce_evals.reply_facts import action_claims, reply_denies, reply_states
 
 Part = Literal["outcome", "path", "calls"]
 
@@ -399,6 +400,9 @@ GRADERS: dict[str, tuple[Part, GraderFn]] = {
     "reply_omits": ("outcome", reply_omits),
     "reply_matches": ("outcome", reply_matches),
     "reply_not_matches": ("outcome", reply_not_matches),
+    "reply_states": ("outcome", reply_states),
+    "reply_denies": ("outcome", reply_denies),
+    "action_claims": ("outcome", action_claims),
     "state": ("outcome", state),
     "max_tool_calls": ("calls", max_tool_calls),
     "max_calls_per_tool": ("calls", max_calls_per_tool),

@@ -220,6 +220,7 @@ def commerce_case(
                     for g in grades
                 ],
                 "counterexample": state.metadata.get("counterexample"),
+                "alternative": state.metadata.get("alternative"),
                 "judge": judgement.metadata() if judgement else None,
             },
         )
