@@ -42,7 +42,7 @@ class Mention:
 # ---- clauses and negation ------------------------------------------------------------------------
 
 _CLAUSE_BREAK = re.compile(
-    r"[.;!?](?=\s|$)|,\s|\s[-–—]\s|:\s|\n|\(|\)"
+    r"[.;!?](?=\s|$)|,\s|\s[-–—]\s|\n|\(|\)"
     r"|\b(?:but|and|while|whereas|although|though|however|instead|so|which|whereas)\b",
     re.IGNORECASE,
 )
@@ -71,10 +71,15 @@ def clause_of(text: str, position: int) -> str:
     return text[start:end]
 
 
+NEGATION_REACH = 5  # words: "not $139", "no longer $32", "no sign of a delay", "isn't in stock"
+
+
 def negated_at(text: str, start: int) -> bool:
-    """A negation word stands before `start` in the same clause."""
+    """A negation word stands within a few words before `start`, in the same clause (so "I didn't
+    change it: $20,000 is under the $22,000 floor" does not negate the floor)."""
     clause_start, _ = clause_bounds(text, start)
-    return bool(NEGATION.search(text[clause_start:start]))
+    words = text[clause_start:start].split()
+    return bool(NEGATION.search(" ".join(words[-NEGATION_REACH:])))
 
 
 # ---- normalising number words --------------------------------------------------------------------
@@ -112,7 +117,9 @@ _MONEY = re.compile(
     rf"|(?P<b>{_NUM})\s?(?:USD|usd|dollars?|bucks)\b(?:\s+and\s+(?P<c>\d{{1,2}})\s+cents?\b)?",
 )
 _PERCENT = re.compile(rf"(?P<n>{_NUM})\s?(?:%|percent\b|per\s?cent\b|pct\b)", re.IGNORECASE)
-_COUNT = re.compile(r"(?<![\w$.,/-])(?P<n>\d+)(?![\w%.,/-]|\.\d)")
+# a bare whole number, an ordinal ("30th") or a number before a unit ("30-day"); not a piece of an
+# id ("R-1130"), a phone number, an amount or a decimal
+_COUNT = re.compile(r"(?<![\w$.,/-])(?P<n>\d+)(?:st|nd|rd|th)?(?![\w%]|[.,/-]\d)")
 _RANGE_JOIN = re.compile(r"^\s?(?:-|–|to|through)\s?$", re.IGNORECASE)
 _RANGE_OPEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
 # "from $139 to $159" is a change, both values stated; "$30 to $35" is a range
