@@ -246,6 +246,8 @@ _MODAL = re.compile(
 _CONDITION = re.compile(
     r"\b(?:if|once|as soon as|unless|just reply|reply yes|say yes|say the word)\b", re.IGNORECASE
 )
+# "I've staged nothing", "applied none of them": the object negates the claim
+_NOTHING = re.compile(r"\s+(?:nothing|none|no\b|anything|neither)", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"(?:i|we)\b", re.IGNORECASE)
 # a reply that says the send was only recorded is not claiming a real send
 _QUALIFIED_SEND = re.compile(r"simulat|not (?:actually |really )?sent|sandbox", re.IGNORECASE)
@@ -267,7 +269,7 @@ def claims(text: str) -> list[tuple[str, str, str]]:
         for m in _claim_pattern(kind).finditer(text):
             start, end = clause_bounds(text, m.start())
             lead = text[start : m.start()] + m.group(0)
-            if NEGATION.search(lead) or _MODAL.search(lead):
+            if NEGATION.search(lead) or _MODAL.search(lead) or _NOTHING.match(text, m.end()):
                 continue
             sentence_start = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1
             if _CONDITION.search(text[sentence_start : m.start()]):

@@ -158,6 +158,7 @@ def test_claims_without_a_change_fail(text: str) -> None:
         "Those snowshoes were already refunded on Sep 20.",
         "Nothing was applied.",
         "I can refund it if you like.",
+        "Only a person can approve changes, so I've staged nothing.",
     ],
 )
 def test_offers_negations_and_history_are_not_claims(text: str) -> None:
