@@ -105,7 +105,7 @@ _MONTHS = (
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 )
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
-_DATE = re.compile(
+DATE_SPAN = re.compile(
     rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b"
     rf"|\b\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
     rf"|\b(?:{_MONTHS})\.?\s+{_DAY}\b(?:,?\s+\d{{4}}\b)?"
@@ -163,7 +163,7 @@ def mentions(text: str) -> list[Mention]:
         spans.append((start, end))
         found.append(Mention(kind, value, start, end, text[start:end], has_year=has_year))
 
-    for m in _DATE.finditer(text):
+    for m in DATE_SPAN.finditer(text):
         parsed = parse_date(m.group(0))
         if parsed is not None:
             add("date", parsed, m.start(), m.end(), bool(re.search(r"\d{4}", m.group(0))))

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from commerce_evals.facts import (
+    DATE_SPAN,
     NEGATION,
     Kind,
     Mention,
@@ -248,6 +249,10 @@ _CONDITION = re.compile(
 )
 # "I've staged nothing", "applied none of them": the object negates the claim
 _NOTHING = re.compile(r"\s+(?:nothing|none|no\b|anything|neither)", re.IGNORECASE)
+_HISTORY = re.compile(
+    rf"[^.!?\n]*?(?:{DATE_SPAN.pattern}|\b(?:ago|yesterday|last (?:week|month)|earlier|previously)\b)",
+    re.IGNORECASE,
+)
 _FIRST_PERSON = re.compile(r"(?:i|we)\b", re.IGNORECASE)
 # a reply that says the send was only recorded is not claiming a real send
 _QUALIFIED_SEND = re.compile(r"simulat|not (?:actually |really )?sent|sandbox", re.IGNORECASE)
@@ -274,8 +279,12 @@ def claims(text: str) -> list[tuple[str, str, str]]:
             sentence_start = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1
             if _CONDITION.search(text[sentence_start : m.start()]):
                 continue
-            # "were already refunded" reports history, unless the agent says it did it
-            if re.search(r"\balready\b", m.group(0), re.I) and not _FIRST_PERSON.match(m.group(0)):
+            # "were already refunded", "it was refunded on Sep 20": history, unless the agent
+            # says it did it
+            if not _FIRST_PERSON.match(m.group(0)) and (
+                re.search(r"\balready\b", m.group(0), re.I)
+                or _HISTORY.match(text[m.end() : text.find(".", m.end()) % (len(text) + 1)])
+            ):
                 continue
             sentence_end = re.search(r"[.!?\n]", text[m.end() :])
             if sentence_end and sentence_end.group(0) == "?":

@@ -156,6 +156,7 @@ def test_claims_without_a_change_fail(text: str) -> None:
         "I haven't placed the order yet.",
         "Once you confirm I'll have it placed.",
         "Those snowshoes were already refunded on Sep 20.",
+        "It was refunded on 2026-09-20, to your card.",
         "Nothing was applied.",
         "I can refund it if you like.",
         "Only a person can approve changes, so I've staged nothing.",
