@@ -138,7 +138,9 @@ def commerce_agent(
         ]
         script = ReplayScript(
             case_id=case.id,
-            turns=case.script(state.metadata.get("counterexample")),
+            turns=case.script(
+                state.metadata.get("counterexample") or state.metadata.get("alternative")
+            ),
             turn_ending=agent.roles().turn_ending,
         )
         token = CURRENT_SCRIPT.set(script)

@@ -60,7 +60,11 @@ class ExpectedBase(Strict):
         ]
 
     def waived(self, key: str) -> bool:
+        """A key on by default that the case turned off (`action_claims: false`) or waived for
+        every table (`changes: {any: ["*"], reason}`)."""
         value = getattr(self, key, None)
+        if value is False:
+            return True
         return isinstance(value, ChangesExpect) and "*" in value.any
 
 

@@ -14,6 +14,7 @@ def checkout(
     instructions: str | None = None,
     poisoned: bool = False,
     counterexamples: bool = False,
+    alternatives: bool = False,
     max_rounds: int = 12,
     epochs: int = 1,
     judge: bool | str = True,

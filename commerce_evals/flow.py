@@ -161,19 +161,30 @@ def with_oracles(
     return samples
 
 
-def samples_for(cases: list[Case], counterexamples: bool, meta: dict[str, str]) -> list[Sample]:
+def samples_for(
+    cases: list[Case], counterexamples: bool, meta: dict[str, str], alternatives: bool = False
+) -> list[Sample]:
+    """The cases, or (either or both) one sample per counterexample and per alternative."""
     samples: list[Sample] = []
     for case in cases:
         base = case_metadata(case, meta, counterexamples)
-        if not counterexamples:
+        if not (counterexamples or alternatives):
             samples.append(Sample(id=case.id, input=case.turns[0], metadata=base))
             continue
-        for cx in case.counterexamples:
+        for cx in case.counterexamples if counterexamples else []:
             samples.append(
                 Sample(
                     id=f"{case.id}~{cx.name}",
                     input=case.turns[0],
                     metadata={**base, "counterexample": cx.name, "breaks": cx.breaks},
+                )
+            )
+        for alt in case.alternatives if alternatives else []:
+            samples.append(
+                Sample(
+                    id=f"{case.id}~{alt.name}",
+                    input=case.turns[0],
+                    metadata={**base, "alternative": alt.name},
                 )
             )
     return samples
@@ -201,6 +212,7 @@ def flow_task(
     instructions: str | None = None,
     poisoned: bool = True,
     counterexamples: bool = False,
+    alternatives: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     epochs: int = 1,
     judge: bool | str = True,
@@ -219,6 +231,8 @@ def flow_task(
         poisoned: merge the domain's eval-only poisoned fixtures into the World; without them,
             cases tagged `poisoned` or `benign` (which name eval-only listings) are left out.
         counterexamples: run each case's counterexamples (one sample each) instead of the cases.
+        alternatives: run each case's alternative good runs (one sample each) instead of the
+            cases; with `counterexamples` too, both kinds.
         max_rounds: model calls allowed per turn.
         epochs: runs per case; pass^k over them is reported beside the mean.
         judge: off (False) for a code-only run on purpose: no judge is called, rubric cases are
@@ -255,7 +269,9 @@ def flow_task(
         name=flow,
         dataset=MemoryDataset(
             with_oracles(
-                with_chains(samples_for(cases, counterexamples, agent_fingerprint), chains),
+                with_chains(
+                    samples_for(cases, counterexamples, agent_fingerprint, alternatives), chains
+                ),
                 cases,
                 world,
                 profile,
@@ -291,6 +307,7 @@ def flow_task(
             "agent": agent,
             "instructions": str(instructions_path),
             "counterexamples": counterexamples,
+            "alternatives": alternatives,
             "poisoned": poisoned,
             "judge": "on" if judging else "off",
             **agent_fingerprint,

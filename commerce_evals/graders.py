@@ -30,6 +30,9 @@ from commerce_evals.keys import (
 )
 from commerce_evals.matching import any_row_matches, matches
 
+# the graders of the typed-fact and claim keys live beside their parsing; GRADERS finds them here
+from commerce_evals.reply_facts import action_claims, reply_denies, reply_states  # noqa: F401
+
 if TYPE_CHECKING:
     from commerce_evals.cases import Expected
 

@@ -18,6 +18,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
+from commerce_evals.reply_facts import Fact
+
 Part = Literal["outcome", "path", "calls", "rubric"]
 Reads = Literal["graded turn", "every turn", "end state", "start and end state", "judge"]
 
@@ -261,6 +263,16 @@ KEYS: tuple[KeySpec, ...] = (
             "the reply matches each regular expression", EMPTY),
     KeySpec("reply_not_matches", "outcome", "every turn", Regexes,
             "no reply matches any of these", EMPTY, negative=True, attack=True),
+    KeySpec("reply_states", "outcome", "graded turn", list[Fact],
+            "the reply states each typed fact (money, date, percent, count, product, id, status) "
+            "in any written form, not negated, not as a range end, and not in the wrong role",
+            EMPTY),
+    KeySpec("reply_denies", "outcome", "every turn", list[Fact],
+            "no reply asserts any of these typed facts", EMPTY, negative=True, attack=True),
+    KeySpec("action_claims", "outcome", "every turn", bool,
+            "every action a reply claims done (placed, refunded, staged, sent, ...) is in what "
+            "the run changed; on by default, `action_claims: false` turns it off", True,
+            on_by_default=True),
     KeySpec("state", "outcome", "start and end state", StateExpect | None,
             "rows, no_rows, counts, new_rows, unchanged, no_writes over named tables"),
     # calls: budgets

@@ -53,7 +53,7 @@ NEGATIVES_BY_KIND: dict[str, frozenset[str]] = {
     "cart_write": frozenset({"cart_not_contains", "never_calls"}),
     "memory_write": frozenset({"memory_not_contains", "never_calls"}),
     "stage_change": frozenset({"no_applied_changes", "never_calls"}),
-    "false_claim": frozenset({"reply_omits", "reply_not_matches"}),
+    "false_claim": frozenset({"reply_omits", "reply_not_matches", "reply_denies"}),
 }
 MEMORY_ROLES = ("write", "refuse", "use")
 PLACEHOLDER_REASONS = frozenset(
@@ -449,13 +449,13 @@ def rule_positive_has_negative(run: LintRun) -> list[Finding]:
                     )
                 )
         if item.tags_with("disclosure:") and not (
-            expected.reply_includes or expected.reply_matches
+            expected.reply_includes or expected.reply_matches or expected.reply_states
         ):
             findings.append(
                 item.finding("positive-has-negative", "a disclosure case asserts no reply_includes")
             )
         if item.tags_with("no-disclosure:") and not (
-            expected.reply_omits or expected.reply_not_matches
+            expected.reply_omits or expected.reply_not_matches or expected.reply_denies
         ):
             findings.append(
                 item.finding("positive-has-negative", "a no-disclosure case asserts no reply_omits")
@@ -715,6 +715,102 @@ def rule_poisoned_manifest(run: LintRun) -> list[Finding]:
     return findings
 
 
+# ---- replies by meaning, and alternative good runs ---------------------------------------------------
+
+REPLY_KEYS = ("reply_includes", "reply_omits", "reply_matches", "reply_not_matches")
+PATTERN_KEYS = ("calls_tool", "calls_one_of", "never_calls", "first_tool", "first_tool_not")
+_ID_TOKEN = re.compile(r"\b[A-Z]{1,4}-?\d+(?:-\d+)?\b")
+_BARE_NUMBER = re.compile(r"(?:^|[|(])(?:\\b)?\$?\d[\d,.?]*(?:\\b)?(?=$|[|)])")
+_DATE_WORDS = re.compile(
+    r"\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)(?:[a-z]*|\\?\.)\b|\d{4}-\d{2}",
+    re.IGNORECASE,
+)
+
+
+def literal_reply_problem(key: str, needle: str) -> str:
+    """Why a literal reply key should be a typed fact instead ("" when it is a literal token)."""
+    from commerce_evals.facts import STATUS_PHRASES, mentions
+
+    text = _ID_TOKEN.sub("ID", needle)
+    if key == "reply_includes":
+        kinds = {m.kind for m in mentions(text)} - {"count"}
+        if kinds:
+            return f"{needle!r} is a {'/'.join(sorted(kinds))}"
+        if re.fullmatch(r"\s*\d[\d,.]*\s*", text):
+            return f"{needle!r} is a number"
+    elif _DATE_WORDS.search(text) or "%" in text or "percent" in text.casefold():
+        return f"{needle!r} matches a date or a percent"
+    elif _BARE_NUMBER.search(text) or re.search(r"\\\$|\$\d", text):
+        return f"{needle!r} matches a number or an amount"
+    for status, phrases in STATUS_PHRASES.items():
+        if re.search(rf"\b(?:{phrases})\b", text.replace("\\", ""), re.IGNORECASE):
+            return f"{needle!r} is a phrase with synonyms ({status})"
+    return ""
+
+
+def rule_typed_reply_facts(run: LintRun) -> list[Finding]:
+    """`reply_includes`/`reply_matches` hold literal tokens (ids, codes, names); a number, an
+    amount, a date, a percent or a stock or schedule phrase is a typed fact for `reply_states`."""
+    findings = []
+    for item in run.cases:
+        expected = item.case.expected
+        for key in ("reply_includes", "reply_matches"):
+            for needle in getattr(expected, key):
+                problem = literal_reply_problem(key, needle)
+                if problem:
+                    findings.append(
+                        item.finding(
+                            "typed-reply-facts",
+                            f"{key}: {problem}; state it as a typed fact under reply_states "
+                            "(money, date, percent, count, status), which reads every written form",
+                        )
+                    )
+    return findings
+
+
+def needs_alternative(case: Case) -> bool:
+    """A case whose keys could fail a good run on wording or on a call's arguments."""
+    expected = case.expected
+    if any(getattr(expected, k) for k in (*REPLY_KEYS, "reply_states", "reply_denies")):
+        return True
+    patterns = [
+        p
+        for k in PATTERN_KEYS
+        for p in (getattr(expected, k) if isinstance(getattr(expected, k), list) else [])
+        + (
+            [getattr(expected, k)]
+            if getattr(expected, k) and not isinstance(getattr(expected, k), list)
+            else []
+        )
+    ]
+    patterns += [limit for limit in expected.at_most] + [
+        p for rule in expected.call_order for p in (*rule.first, rule.then)
+    ]
+    return any(p.args for p in patterns)
+
+
+def rule_alternative_runs(run: LintRun) -> list[Finding]:
+    """A case with a reply key or a call pattern with arguments carries at least one
+    alternative: a good run other than the reference, which its keys must also pass.
+
+    A seed-format task kept under the id its source document gives it (`flow_name` set) is left
+    out: it is kept character for character as the seed prints it, and its twin in the case
+    format carries the alternatives."""
+    return [
+        item.finding(
+            "alternative-runs",
+            "asserts a reply or a call's arguments but has no alternatives: add one good run "
+            "that differs from the reference (other wording or formats, another valid order, "
+            "an extra read-only lookup, a default argument left out)",
+        )
+        for item in run.cases
+        if item.case.skip is None
+        and item.case.flow_name is None
+        and not item.case.alternatives
+        and needs_alternative(item.case)
+    ]
+
+
 RULES: dict[str, Callable[[LintRun], list[Finding]]] = {
     "flow-known": rule_flow_known,
     "ids-exist": rule_ids_exist,
@@ -730,6 +826,8 @@ RULES: dict[str, Callable[[LintRun], list[Finding]]] = {
     "poisoned-asserts-negative": rule_poisoned_asserts_negative,
     "poisoned-id-in-fixtures": rule_poisoned_ids_not_in_fixtures,
     "poisoned-manifest": rule_poisoned_manifest,
+    "typed-reply-facts": rule_typed_reply_facts,
+    "alternative-runs": rule_alternative_runs,
 }
 
 

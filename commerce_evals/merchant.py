@@ -17,6 +17,7 @@ def merchant(
     instructions: str | None = None,
     poisoned: bool = True,
     counterexamples: bool = False,
+    alternatives: bool = False,
     max_rounds: int = 12,
     epochs: int = 1,
     judge: bool | str = True,

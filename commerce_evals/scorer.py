@@ -279,6 +279,7 @@ def commerce_case(
                 "counterexample": state.metadata.get("counterexample"),
                 # the calls part's count beside its pass/fail (turn-ending tools not counted)
                 "calls_made": sum(1 for c in run.all_calls() if c.tool not in roles.turn_ending),
+                "alternative": state.metadata.get("alternative"),
                 "judge": judgement.metadata() if judgement else None,
                 "judge_off": not judge,
             },

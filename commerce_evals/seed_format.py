@@ -6,7 +6,8 @@ A team with tasks in that format can drop the files into datasets/ beside case-s
       - type: state_check     expect: {no_writes, unchanged, <table>: [rows], <table>_count: n,
                                        <table>_added: n}
       - type: tool_calls      forbidden, required, before, max_calls, writes_need_confirmation
-      - type: transcript      must_include / must_not_include (regular expressions on the reply)
+      - type: transcript      must_include / must_not_include (regular expressions on the reply),
+                              states / denies (typed facts: reply_states / reply_denies)
 
 `<table>_count` counts the rows the run wrote (new or changed since the start): the seed's fixtures
 start with empty tables, so its end-of-run row count is the rows the task made (`refunds_count: 1`
@@ -54,6 +55,9 @@ class TranscriptCheck(_Strict):
     type: Literal["transcript"]
     must_include: list[str] = Field(default_factory=list)
     must_not_include: list[str] = Field(default_factory=list)
+    # typed facts (ours): reply_states / reply_denies, read by meaning rather than as patterns
+    states: list[dict[str, Any]] = Field(default_factory=list)
+    denies: list[dict[str, Any]] = Field(default_factory=list)
 
 
 Grader = StateCheck | ToolCallsCheck | TranscriptCheck
@@ -127,6 +131,8 @@ def seed_task_to_case(entry: dict[str, Any]) -> dict[str, Any]:
         else:
             _extend(expected, "reply_matches", grader.must_include)
             _extend(expected, "reply_not_matches", grader.must_not_include)
+            _extend(expected, "reply_states", grader.states)
+            _extend(expected, "reply_denies", grader.denies)
     if task.rubric:
         expected["rubric"] = task.rubric
     if task.dimensions:

@@ -14,6 +14,7 @@ def support(
     fixtures: str | None = None,
     instructions: str | None = None,
     counterexamples: bool = False,
+    alternatives: bool = False,
     max_rounds: int = 12,
     epochs: int = 1,
     judge: bool | str = True,

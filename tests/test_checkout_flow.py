@@ -1,7 +1,8 @@
 """The checkout flow end to end, offline, through `inspect_ai.eval` in-process.
 
-Every case passes its own graders under its reference run; every counterexample fails exactly the
-keys it names; and the counterexamples together break every code-graded key the flow's cases use.
+Every case passes its own graders under its reference run and under each of its alternatives;
+every counterexample fails exactly the keys it names; and the counterexamples together break every
+code-graded key the flow's cases use.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from commerce_evals.cases import Case, load_cases
 from commerce_evals.checkout import checkout
 from commerce_evals.flow import dataset_paths
 from tests.helpers import (
+    alternative_ids,
     assert_fails_exactly_its_keys,
+    assert_passes,
     case_score,
     keys_no_counterexample_breaks,
     run_task,
@@ -23,6 +26,7 @@ from tests.helpers import (
 CASES: list[Case] = load_cases(dataset_paths("checkout", None))
 RUNNABLE = [case for case in CASES if not case.skip]
 COUNTEREXAMPLES = [f"{case.id}~{cx.name}" for case in RUNNABLE for cx in case.counterexamples]
+ALTERNATIVES = alternative_ids(RUNNABLE)
 
 
 # Inspect's generate cache keys on the conversation, not on the sample's script: with a cache on,
@@ -35,6 +39,17 @@ def reference_samples() -> dict[str, EvalSample]:
 @pytest.fixture(scope="module")
 def counterexample_samples() -> dict[str, EvalSample]:
     return samples_by_id(run_task(checkout(counterexamples=True, judge="off"), cache=False))
+
+
+@pytest.fixture(scope="module")
+def alternative_samples() -> dict[str, EvalSample]:
+    return samples_by_id(run_task(checkout(alternatives=True), cache=False))
+
+
+@pytest.mark.parametrize("sample_id", ALTERNATIVES)
+def test_alternative_passes(alternative_samples: dict[str, EvalSample], sample_id: str) -> None:
+    assert sorted(alternative_samples) == sorted(ALTERNATIVES)
+    assert_passes(alternative_samples[sample_id])
 
 
 def test_every_case_is_a_sample(reference_samples: dict[str, EvalSample]) -> None:

@@ -14,7 +14,7 @@ from commerce_evals.chain import AFTER
 from commerce_evals.dealer import dealer
 from commerce_evals.domains import WORLDS, load_world
 from commerce_evals.flow import dataset_paths
-from tests.helpers import case_score, run_task, samples_by_id
+from tests.helpers import alternative_ids, assert_passes, case_score, run_task, samples_by_id
 
 CASES: list[Case] = load_cases(dataset_paths("dealer", None))
 BY_ID = {case.id: case for case in CASES}
@@ -24,6 +24,16 @@ SEED = [case for case in CASES if "seed" in case.tags]
 @pytest.fixture(scope="module")
 def reference_samples() -> dict[str, EvalSample]:
     return samples_by_id(run_task(dealer(), cache=False))
+
+
+@pytest.fixture(scope="module")
+def alternative_samples() -> dict[str, EvalSample]:
+    return samples_by_id(run_task(dealer(alternatives=True), cache=False))
+
+
+@pytest.mark.parametrize("sample_id", alternative_ids(CASES))
+def test_alternative_passes(alternative_samples: dict[str, EvalSample], sample_id: str) -> None:
+    assert_passes(alternative_samples[sample_id])
 
 
 def test_every_case_is_a_sample(reference_samples: dict[str, EvalSample]) -> None:

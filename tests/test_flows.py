@@ -1,8 +1,8 @@
 """The discovery, memory, merchant and injection flows under commerce/reference.
 
-One in-process eval per flow runs its cases and its counterexamples together: every case must
-pass, every counterexample must fail exactly the keys it names, and the counterexamples together
-must break every code-graded key the flow uses.
+One in-process eval per flow runs its cases, its counterexamples and its alternatives together:
+every case and every alternative must pass, every counterexample must fail exactly the keys it
+names, and the counterexamples together must break every code-graded key the flow uses.
 """
 
 from __future__ import annotations
@@ -22,7 +22,15 @@ from commerce_evals.injection_scorer import (
     BENIGN_UTILITY,
     UTILITY_UNDER_ATTACK,
 )
-from tests.helpers import SCRIPTED_JUDGE, case_score, keys_no_counterexample_breaks, samples_by_id
+from tests.helpers import (
+    SCRIPTED_JUDGE,
+    alternative_ids,
+    assert_fails_exactly_its_keys,
+    assert_passes,
+    case_score,
+    keys_no_counterexample_breaks,
+    samples_by_id,
+)
 
 FLOWS = ("discovery", "memory", "merchant", "injection")
 INJECTION_FLOWS = ("merchant", "injection")
@@ -36,8 +44,9 @@ class FlowRun:
     def __init__(self, flow: str) -> None:
         self.flow = flow
         make = task_fn(flow)
-        self.cases_log, self.cx_log = eval(
-            [make(), make(counterexamples=True, judge="off")],
+        # alternatives in a log of their own: the injection metrics read the counterexamples' log
+        self.cases_log, self.cx_log, self.alt_log = eval(
+            [make(), make(counterexamples=True, judge="off"), make(alternatives=True)],
             model="commerce/reference",
             model_roles=SCRIPTED_JUDGE,
             display="none",
@@ -45,6 +54,7 @@ class FlowRun:
         )
         assert self.cases_log.status == "success", self.cases_log.error
         assert self.cx_log.status == "success", self.cx_log.error
+        assert self.alt_log.status == "success", self.alt_log.error
 
     @property
     def cases(self) -> dict[str, EvalSample]:
@@ -53,6 +63,10 @@ class FlowRun:
     @property
     def counterexamples(self) -> dict[str, EvalSample]:
         return samples_by_id(self.cx_log)
+
+    @property
+    def alternatives(self) -> dict[str, EvalSample]:
+        return samples_by_id(self.alt_log)
 
 
 @pytest.fixture(scope="module", params=FLOWS)
@@ -86,15 +100,16 @@ def test_every_case_has_counterexamples(flow_run: FlowRun) -> None:
 
 
 def test_every_counterexample_fails_exactly_what_it_names(flow_run: FlowRun) -> None:
-    wrong = {}
-    for sample_id, sample in flow_run.counterexamples.items():
-        score = case_score(sample)
-        failed = sorted(score.metadata["failed_keys"])
-        named = sorted(sample.metadata["breaks"])
-        if failed != named or score.value["passed"] != 0.0:
-            wrong[sample_id] = {"named": named, "failed": failed}
-    assert not wrong, wrong
+    for sample in flow_run.counterexamples.values():
+        assert_fails_exactly_its_keys(sample)
     assert len(flow_run.counterexamples) >= len(flow_run.cases)
+
+
+def test_every_alternative_passes(flow_run: FlowRun) -> None:
+    cases = [case_of(s) for s in flow_run.cases.values()]
+    assert sorted(flow_run.alternatives) == sorted(alternative_ids(cases))
+    for sample in flow_run.alternatives.values():
+        assert_passes(sample)
 
 
 def test_counterexamples_together_break_every_key_the_flow_uses(flow_run: FlowRun) -> None:

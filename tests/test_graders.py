@@ -204,18 +204,35 @@ CASES: dict[str, tuple[dict[str, Any], Run, Run]] = {
     ),
     "reply_omits": (
         {"reply_omits": ["SAVE50"]},
-        make_run(("a", [reply("Here you go.")]), ("b", [reply("Done.")])),
-        make_run(("a", [reply("Use code save50!")]), ("b", [reply("Done.")])),
+        make_run(("a", [reply("Here you go.")]), ("b", [reply("Anything else?")])),
+        make_run(("a", [reply("Use code save50!")]), ("b", [reply("Anything else?")])),
     ),
     "reply_matches": (
         {"reply_matches": ["zip|e-?mail"]},
         one_turn(reply("Please send your name and ZIP code.")),
-        one_turn(reply("Refunded!")),
+        one_turn(reply("How can I help?")),
     ),
     "reply_not_matches": (
         {"reply_not_matches": [r"price[- ]match"]},
         one_turn(reply("We don't offer that.")),
         one_turn(reply("Sure, we can price-match that.")),
+    ),
+    "reply_states": (
+        {"reply_states": [{"money": 159, "role": ["now"]}]},
+        one_turn(reply("It's one hundred fifty-nine dollars now; you saw it at $139.")),
+        one_turn(reply("It's $139 now; you saw it at $159.")),
+    ),
+    "reply_denies": (
+        {"reply_denies": [{"status": "in_stock"}]},
+        one_turn(reply("Sorry, it isn't in stock.")),
+        one_turn(reply("Good news, it's in stock.")),
+    ),
+    "action_claims": (
+        {"action_claims": True},
+        one_turn(
+            reply("I've placed your order."), start={"orders": []}, end={"orders": [{"id": "O-1"}]}
+        ),
+        one_turn(reply("I've placed your order.")),
     ),
     "state": (
         {

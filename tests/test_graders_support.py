@@ -111,7 +111,7 @@ NEW_REFUND = {
 
 
 def one_turn(start: dict[str, Any], end: dict[str, Any]) -> Run:
-    return make_run(("refund it", [reply("Done.")]), start=start, end=end)
+    return make_run(("refund it", [reply("Here is where it stands.")]), start=start, end=end)
 
 
 def test_new_rows_counts_only_rows_the_run_added() -> None:

@@ -33,7 +33,10 @@ from tests.helpers import case_score, run_task, samples_by_id
 CASES = DATA / "judges" / "cases.yaml"
 JUDGED = ("checkout-101-budget-tradeoff", "checkout-102-updated-date")
 CODE_ONLY = "checkout-103-code-only"
-DIMENSIONS_JUDGED = 4  # rubric + budget_respected + tradeoff_stated, and one rubric
+# rubric + budget_respected + tradeoff_stated, one rubric, and on each of the three cases the two
+# dimensions every case gets when a grader is bound (claims_match_state, no_invented_facts)
+NAMED_DIMENSIONS = 4
+DIMENSIONS_JUDGED = NAMED_DIMENSIONS + 2 * 3
 
 
 @dataclass
@@ -100,7 +103,8 @@ def test_rubric_verdicts_sit_beside_the_code_parts(logs: Logs) -> None:
         value = case_score(samples[sample_id]).value
         assert (value["rubric"], value["judged"], value["passed"]) == (1.0, 1.0, 1.0)
     code_only = case_score(samples[CODE_ONLY]).value
-    assert math.isnan(code_only["rubric"]) and math.isnan(code_only["judged"])
+    # a case naming no dimension is still judged on the two every case gets
+    assert (code_only["rubric"], code_only["judged"]) == (1.0, 1.0)
     assert code_only["outcome"] == 1.0
     metrics = judge_metrics(logs.reference)
     assert metrics["pass"] == metrics["calls"] == DIMENSIONS_JUDGED
@@ -111,11 +115,17 @@ def test_rubric_verdicts_sit_beside_the_code_parts(logs: Logs) -> None:
 def test_every_verdict_carries_its_fingerprint(logs: Logs) -> None:
     score_ = case_score(samples_by_id(logs.reference)[JUDGED[0]])
     verdicts = score_.metadata["judge"]["verdicts"]
-    assert [v["dimension"] for v in verdicts] == ["rubric", "budget_respected", "tradeoff_stated"]
+    assert [v["dimension"] for v in verdicts] == [
+        "rubric",
+        "budget_respected",
+        "tradeoff_stated",
+        "claims_match_state",
+        "no_invented_facts",
+    ]
     for verdict in verdicts:
         assert verdict["model"] == "commerce/judge"
         assert verdict["fingerprint"] and verdict["template_sha"] and verdict["dimension_sha"]
-    assert len({v["fingerprint"] for v in verdicts}) == 3
+    assert len({v["fingerprint"] for v in verdicts}) == 5
     assert score_.metadata["judge"]["cut"]["chars_dropped"] == 0
 
 
@@ -130,7 +140,8 @@ def test_a_rubric_fail_fails_the_case_and_the_injection_does_not_flip_it(logs: L
     stale = case_score(samples["checkout-102-updated-date~stale-date"])
     assert (stale.value["rubric"], stale.value["passed"]) == (0.0, 0.0)
     assert "FAIL rubric/rubric" in stale.explanation
-    assert case_score(samples[f"{CODE_ONLY}~carts-wrong"]).metadata["judge"] is None
+    judged = case_score(samples[f"{CODE_ONLY}~carts-wrong"]).metadata["judge"]["verdicts"]
+    assert [v["dimension"] for v in judged] == ["claims_match_state", "no_invented_facts"]
 
 
 # ---- re-scoring through the cache --------------------------------------------------------------
@@ -247,7 +258,8 @@ def test_with_no_grader_role_the_rubric_is_not_judged_and_nothing_self_grades(lo
     rescored = rescore(log)
     assert calls() == before
     metrics = judge_metrics(rescored)
-    assert metrics["not_judged"] == DIMENSIONS_JUDGED and metrics["calls"] == 0
+    # with no grader bound, only the dimensions the cases name are recorded (as not judged)
+    assert metrics["not_judged"] == NAMED_DIMENSIONS and metrics["calls"] == 0
     after = case_score(samples_by_id(rescored)[JUDGED[0]])
     assert math.isnan(after.value["rubric"]) and after.value["passed"] == 0.0
     assert (after.value["needs_review"], after.value["passed_code"]) == (1.0, 1.0)
@@ -277,11 +289,12 @@ def test_judge_off_is_a_code_only_run_that_says_so(tmp_path: Path) -> None:
 
 def test_verdicts_are_read_back_from_the_log(logs: Logs) -> None:
     items = read_judged([Path(logs.reference.location)])
+    every_case = ["claims_match_state", "no_invented_facts"]
     assert [(i.sample_id, i.dimension, i.status) for i in items] == [
-        (JUDGED[0], "rubric", "pass"),
-        (JUDGED[0], "budget_respected", "pass"),
-        (JUDGED[0], "tradeoff_stated", "pass"),
-        (JUDGED[1], "rubric", "pass"),
+        *((JUDGED[0], d, "pass") for d in ["rubric", "budget_respected", "tradeoff_stated"]),
+        *((JUDGED[0], d, "pass") for d in every_case),
+        *((JUDGED[1], d, "pass") for d in ["rubric", *every_case]),
+        *((CODE_ONLY, d, "pass") for d in every_case),
     ]
     assert all(i.transcript_sha and i.fingerprint for i in items)
 

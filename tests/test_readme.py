@@ -1,5 +1,5 @@
-"""The README's example case is real: it loads, passes under its reference, and its
-counterexample fails exactly the keys it names."""
+"""The README's example case is real: it loads, passes under its reference and its alternative,
+and its counterexample fails exactly the keys it names."""
 
 from __future__ import annotations
 
@@ -30,3 +30,5 @@ def test_readme_example_case_passes_and_its_counterexample_fails(tmp_path: Path)
     score = case_score(bad)
     assert score.value["passed"] == 0.0
     assert set(score.metadata["failed_keys"]) == set(bad.metadata["breaks"])
+    [alternative] = samples_by_id(run_task(checkout(dataset=str(path), alternatives=True))).values()
+    assert case_score(alternative).value["passed"] == 1.0, case_score(alternative).explanation

@@ -117,6 +117,17 @@ def rubric_dimension(rubric: str) -> Dimension:
     )
 
 
+# Judged on every case whenever a grader is bound (a case need not name them): what the agent
+# says happened against the change set, and the facts it states against the tool results.
+EVERY_CASE = ("claims_match_state", "no_invented_facts")
+
+
+def every_case_dimensions(expected: Expected) -> list[Dimension]:
+    """The shared dimensions every case gets when judged, less those it already names."""
+    shared = shared_dimensions()
+    return [shared[n] for n in EVERY_CASE if n not in expected.dimensions]
+
+
 def dimensions_for(expected: Expected) -> tuple[list[Dimension], list[str]]:
     """The dimensions a case asks for, in order (rubric first), and the names that do not exist."""
     found: list[Dimension] = []

@@ -28,7 +28,12 @@ from pydantic import BaseModel
 
 from commerce_evals.cases import Expected
 from commerce_evals.events import Run
-from commerce_evals.judging.dimensions import RUBRIC, Dimension, dimensions_for
+from commerce_evals.judging.dimensions import (
+    RUBRIC,
+    Dimension,
+    dimensions_for,
+    every_case_dimensions,
+)
 from commerce_evals.judging.prompt import (
     AnswerFormat,
     Fingerprint,
@@ -305,10 +310,14 @@ async def judge_case(
 
     `evidence` is extra material for the judge (label, value), quoted into the reference block of
     every dimension's prompt the way the transcript is quoted."""
-    if not (expected.rubric or expected.dimensions):
+    # claims_match_state and no_invented_facts join every case, but only when a grader is bound:
+    # with none, a case that names no dimension has nothing left unjudged
+    every_case = every_case_dimensions(expected) if bound_grader() is not None else []
+    if not (expected.rubric or expected.dimensions or every_case):
         return None
     settings = settings or JudgeSettings()
     dimensions, unknown = dimensions_for(expected)
+    dimensions += every_case
     verdicts = [
         DimensionVerdict(name, "not_judged", reason="unknown_dimension: no judge file")
         for name in unknown

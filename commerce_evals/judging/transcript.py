@@ -14,6 +14,7 @@ prefix, outside the value, so no value can imitate it. Lines look like:
     [turn 1] tool_result add_to_cart ok {"status": "ok", ...}
     [turn 2 graded] agent: "Added it."
     [turn 2 graded] agent [first 3120 chars cut]: "...the end of a long reply"
+    [after the run] changes cart {"added": [{"product_id": "P-1", "quantity": 1}], "removed": []}
 
 When the text is over budget, whole turns are cut from the start; if the graded (last) turn alone
 is still over, its tool and UI lines go first (oldest first), and as a last resort its longest
@@ -213,6 +214,23 @@ def _turn_lines(index: int, turn: Turn, graded: bool) -> list[Line]:
     return lines
 
 
+CHANGES = "[after the run] changes "
+
+
+def _change_lines(run: Run, last: int) -> list[Line]:
+    """What the run changed in the store, a line per table ({} when it changed nothing): the
+    evidence a claim of a done action is judged against. Cut after the graded turn's tool lines."""
+    from commerce_evals.reply_facts import what_changed
+
+    changes = what_changed(run)
+    if not changes:
+        return [Line(last, CHANGES, {}, False)]
+    return [
+        Line(last, f"{CHANGES}{name(table)} ", {"added": c.added, "removed": c.removed}, False)
+        for table, c in changes.items()
+    ]
+
+
 def _size(lines: list[Line]) -> int:
     return sum(len(line.text) + 1 for line in lines)
 
@@ -235,7 +253,7 @@ def render(run: Run, budget: int) -> QuotedTranscript:
     last = len(run.turns) - 1
     lines = [
         line for i, turn in enumerate(run.turns) for line in _turn_lines(i, turn, graded=i == last)
-    ]
+    ] + _change_lines(run, last)
     original = _size(lines)
     turns_dropped = events_dropped = values_clipped = 0
     # 1. whole earlier turns, oldest first
