@@ -397,8 +397,32 @@ def test_with_no_grader_role_nothing_is_judged() -> None:
     assert math.isnan(judgement.value) and not any(x.called for x in judgement.verdicts)
 
 
-def test_a_case_without_judged_keys_is_not_judged_at_all() -> None:
-    assert asyncio.run(judge_case(Expected(reply_includes=["x"]), shoe_run())) is None
+def test_a_case_without_judged_keys_is_not_judged_without_a_grader() -> None:
+    from inspect_ai.model._model import init_model_roles
+
+    async def go() -> CaseJudgement | None:
+        init_model_roles({})  # an in-process eval earlier in the session may leave roles bound
+        return await judge_case(Expected(reply_includes=["x"]), shoe_run())
+
+    assert asyncio.run(go()) is None
+
+
+def test_with_a_grader_every_case_gets_the_two_evidence_dimensions() -> None:
+    from inspect_ai.model import get_model
+    from inspect_ai.model._model import init_model_roles
+
+    async def go() -> CaseJudgement | None:
+        init_model_roles({"grader": get_model("commerce/judge")})
+        try:
+            return await judge_case(
+                Expected(reply_includes=["x"]), shoe_run(), reference_reply=REFERENCE
+            )
+        finally:
+            init_model_roles({})
+
+    judgement = asyncio.run(go())
+    assert judgement is not None
+    assert [v.dimension for v in judgement.verdicts] == ["claims_match_state", "no_invented_facts"]
 
 
 def test_a_dimension_needing_context_is_not_judged_without_it() -> None:
