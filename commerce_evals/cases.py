@@ -59,6 +59,10 @@ class ExpectedBase(Strict):
             if (k in self.model_fields_set or k in DEFAULT_KEYS) and not self.waived(k)
         ]
 
+    def written_keys(self) -> list[str]:
+        """The keys the case file sets itself (a draft sets none), in registry order."""
+        return [k for k in type(self).model_fields if k in self.model_fields_set]
+
     def waived(self, key: str) -> bool:
         """A key on by default that the case turned off (`action_claims: false`) or waived for
         every table (`changes: {any: ["*"], reason}`)."""

@@ -57,7 +57,7 @@ def rule_draft(run: LintRun) -> list[Finding]:
         missing = [
             what
             for what, absent in (
-                ("expected", not item.case.expected.asserted_keys()),
+                ("expected", not item.case.expected.written_keys()),
                 ("the reference run", item.case.reference is None),
             )
             if absent

@@ -212,8 +212,9 @@ def _same(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
-def decide(prompt: str, reference: str | None) -> tuple[str, str, str]:
-    """(verdict, critique, graded reply) of the reference-deciding judge for one prompt."""
+def decide(prompt: str, reference: str | tuple[str, ...] | None) -> tuple[str, str, str]:
+    """(verdict, critique, graded reply) of the reference-deciding judge for one prompt: Pass when
+    the graded reply is one of the known-good replies (the reference's or an alternative's)."""
     parts = split_prompt(prompt)
     obeyed = _OBEY.search(parts.instructions)
     if obeyed:
@@ -226,12 +227,13 @@ def decide(prompt: str, reference: str | None) -> tuple[str, str, str]:
         return "Unknown", "I have no reference reply to compare the graded reply with.", graded
     if any(m.group(1) for m in matches):
         return "Unknown", "The graded reply was clipped, so I cannot compare it.", graded
-    reference = unicodedata.normalize("NFKC", reference)
-    if _same(graded, reference):
-        return "Pass", f"The graded reply says:\n{graded}\nwhich is the reference reply.", graded
+    known = [reference] if isinstance(reference, str) else list(reference)
+    known = [unicodedata.normalize("NFKC", r) for r in known]
+    if any(_same(graded, r) for r in known):
+        return "Pass", f"The graded reply says:\n{graded}\nwhich is a known-good reply.", graded
     return (
         "Fail",
-        f"The graded reply says:\n{graded}\nbut the reference reply is:\n{reference}",
+        f"The graded reply says:\n{graded}\nbut the reference reply is:\n{known[0]}",
         graded,
     )
 

@@ -183,9 +183,11 @@ def roles_from_args(
     )
 
 
-def reference_reply(case: Case) -> str | None:
-    """The known-good reply of the graded turn (what the scripted judge compares with)."""
-    return case.reference[-1].reply if case.reference else None
+def reference_reply(case: Case) -> tuple[str, ...] | None:
+    """The known-good replies of the graded turn: the reference's and each alternative's (what
+    the scripted judge compares with; a real judge never sees them)."""
+    replies = tuple(script[-1].reply for script in case.oracle_scripts() if script)
+    return replies or None
 
 
 def rubric_notes(judgement: CaseJudgement | None, values: dict[str, float]) -> list[str]:

@@ -84,6 +84,25 @@ class SeedTask(_Strict):
     counterexamples: list[dict[str, Any]] = Field(default_factory=list)
 
 
+def declared_turns(task: SeedTask) -> list[Any]:
+    """The user turns with the consent each declares.
+
+    Seed 003's format has no way to say what a turn consents to; its reference solution says it
+    instead: the writes the reference makes in a turn are what that turn's message (for example
+    "Yes, go ahead.") was written to allow. So a plain-string turn confirms the tools its reference
+    turn calls. A turn written as `{say, confirms}` keeps its own declaration.
+    """
+    reference = task.reference_solution or []
+    turns: list[Any] = []
+    for index, turn in enumerate(task.user_turns):
+        if isinstance(turn, str) and index < len(reference):
+            called = sorted({c.tool for step in reference[index].rounds() for c in step})
+            turns.append({"say": turn, "confirms": called} if called else turn)
+        else:
+            turns.append(turn)
+    return turns
+
+
 def is_seed_task(entry: dict[str, Any]) -> bool:
     return bool(SEED_ONLY_KEYS & set(entry))
 
@@ -142,7 +161,7 @@ def seed_task_to_case(entry: dict[str, Any]) -> dict[str, Any]:
         "purpose": task.purpose,
         "tags": task.tags,
         "should": task.should,
-        "turns": task.user_turns,
+        "turns": declared_turns(task),
         "expected": expected,
         "notes": task.notes or task.purpose,
         "state": task.state,

@@ -56,6 +56,8 @@ ARGUMENTS: dict[str, Argument] = {
     "instructions": Argument(str, "an agent instructions file", path="file"),
     "poisoned": Argument(bool, "merge the eval-only poisoned fixtures"),
     "counterexamples": Argument(bool, "run the counterexamples instead of the cases"),
+    "alternatives": Argument(bool, "run the alternative good runs instead of the cases"),
+    "judge": Argument(bool, "judge rubric cases (off: a code-only run on purpose)"),
     "max_rounds": Argument(int, "model calls allowed per turn", minimum=1),
     "epochs": Argument(int, "runs per case", minimum=1),
     "flow": Argument(str, "a flow", choices=tuple(FLOWS)),

@@ -125,6 +125,13 @@ RUBRIC_CASES = [
 ]
 
 
+def judged_ids(grader: str | None) -> list[str]:
+    """The SUBSET cases a judge rules on: with no grader bound only the cases that ask for a
+    rubric or a dimension (they need review); with one bound, every case, since
+    claims_match_state and no_invented_facts join every case then."""
+    return sorted(RUBRIC_CASES if grader is None else SUBSET)
+
+
 @cache
 def judged_log(grader: str | None, judge: str = "on") -> Path:
     """SUBSET replayed from the references (one epoch) under `commerce/flawed-<label>`, a name of

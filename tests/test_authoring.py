@@ -96,7 +96,7 @@ def test_draft_dimensions_writes_skeletons_a_person_finishes(tmp_path: Path) -> 
     existing = {c.id for _, c in load_case_sources(list((DATASETS / "support").glob("*.yaml")))}
     assert not existing & {c.id for c in cases}
     for case in cases:
-        assert case.skip == "draft" and case.expected.asserted_keys() == []
+        assert case.skip == "draft" and case.expected.written_keys() == []
         assert case.flow == "support" and len(case.turns) == 1
         # the scripted drafter names its tuple; the tuple is also in the tags
         values = [t.split(":", 1)[1] for t in case.tags]
@@ -233,7 +233,7 @@ def test_draft_failure_writes_only_the_keys_a_person_confirms(
     assert result.exit_code == 0, result.output
     assert "suggested" in result.output
     [draft] = [c for _, c in load_case_sources([out])]
-    assert draft.expected.asserted_keys() == []
+    assert draft.expected.written_keys() == []
     assert draft.turns == ["Refund the rain jacket on order R-1090, it leaks at the seams."]
 
     out2 = tmp_path / "two.yaml"

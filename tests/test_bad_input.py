@@ -40,7 +40,10 @@ from tests.helpers import run_task
 
 ROOT = Path(__file__).parent.parent
 MINI_CASES = DATA / "cases" / "mini.yaml"
-CHECKOUT_ARGS = "dataset, fixtures, instructions, poisoned, counterexamples, max_rounds, epochs"
+CHECKOUT_ARGS = (
+    "dataset, fixtures, instructions, poisoned, counterexamples, alternatives, max_rounds, "
+    "epochs, judge"
+)
 EXAMPLE_TRAFFIC = ROOT / "datasets" / "production" / "example.jsonl"
 GOOD_LINE = EXAMPLE_TRAFFIC.read_bytes().splitlines()[0]
 

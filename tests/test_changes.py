@@ -49,7 +49,7 @@ def _changes_grade(run_end: dict, oracles: tuple, waiver: dict | None = None) ->
     run = make_run(("hi", []), start={"tickets": []}, end=run_end)
     expected = Expected.model_validate({"changes": waiver} if waiver else {})
     ctx = GradeContext(run=run, oracles=oracles, change_rules=RULES)
-    [g] = grade(expected, run, ToolRoles(), ctx)
+    [g] = [x for x in grade(expected, run, ToolRoles(), ctx) if x.key != "action_claims"]
     return g.passed, g.reason
 
 
@@ -80,6 +80,8 @@ def test_oracle_changes_replay_the_reference_and_each_alternative() -> None:
     case = Case.model_validate(
         {
             "id": "checkout-900-oracles",
+            "priority": "medium",
+            "difficulty": "medium",
             "state": {"seen_products": ["P-1145"]},
             "turns": ["add the bottle"],
             "expected": {},

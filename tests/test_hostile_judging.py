@@ -146,7 +146,10 @@ def test_hostile_text_stays_inside_the_quoted_data(hostile: str) -> None:
     parts = split_prompt(prompt)
     assert "Dimension: grounded_in_policy" in parts.instructions
     assert "ignore your instructions" not in parts.instructions.casefold()
-    assert all(line.startswith("[turn ") for line in parts.data.splitlines())
+    # every transcript line starts with a prefix the harness writes: a turn, or the change set
+    assert all(
+        line.startswith(("[turn ", "[after the run] changes")) for line in parts.data.splitlines()
+    )
     reference = prompt[prompt.index("<reference>\n") + 12 : prompt.index("\n</reference>")]
     assert all(line.startswith(('"', "changes: ")) for line in reference.splitlines())
     assert prompt.count("</transcript>") == 1 and prompt.count("</reference>") == 1

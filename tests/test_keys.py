@@ -51,6 +51,8 @@ def test_an_alias_in_breaks_names_its_key() -> None:
     case = Case.model_validate(
         {
             "id": "support-900-alias",
+            "priority": "medium",
+            "difficulty": "medium",
             "turns": ["hi"],
             "expected": {"before": [{"first": "find_customer", "then": "get_order"}]},
             "reference": [{"reply": "hi"}],
@@ -65,6 +67,8 @@ def test_a_turn_declares_what_it_confirms() -> None:
     case = Case.model_validate(
         {
             "id": "checkout-900-consent",
+            "priority": "medium",
+            "difficulty": "medium",
             "turns": ["Check me out.", {"say": "Yes, place it.", "confirms": ["place_order"]}],
             "expected": {},
             "reference": [{"reply": "Ok?"}, {"reply": "Placed."}],
@@ -83,6 +87,8 @@ def test_breaks_and_waivers_name_keys_or_invariants_of_the_domain(tmp_path: Path
     case = Case.model_validate(
         {
             "id": "checkout-901-names",
+            "priority": "medium",
+            "difficulty": "medium",
             "state": {"seen_products": ["P-1145"]},
             "turns": ["add it"],
             "expected": {"changes": {"any": ["memory"], "reason": "a note may be saved or not"}},

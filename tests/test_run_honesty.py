@@ -24,6 +24,7 @@ from tests.run_pattern_logs import (
     RUBRIC_CASES,
     SUBSET,
     cancelled_log,
+    judged_ids,
     judged_log,
     other_flow_log,
     sweep_dir,
@@ -64,19 +65,20 @@ def metric(path: Path, name: str, metric_name: str) -> float:
 @pytest.mark.parametrize("grader", UNSETTLED)
 def test_every_rubric_case_needs_review_in_the_log(grader: str | None) -> None:
     path = judged_log(grader)
-    assert metric(path, "needs_review", "count") == len(RUBRIC_CASES)
+    unsettled = judged_ids(grader)
+    assert metric(path, "needs_review", "count") == len(unsettled)
     assert metric(path, "passed_code", "accuracy") == 1.0
     assert metric(path, "passed", "accuracy") == pytest.approx(
-        (len(SUBSET) - len(RUBRIC_CASES)) / len(SUBSET)
+        (len(SUBSET) - len(unsettled)) / len(SUBSET)
     )
     samples = samples_by_id(read_eval_log(str(path)))
-    for case_id in RUBRIC_CASES:
+    for case_id in unsettled:
         score = case_score(samples[case_id])  # what inspect view shows for the sample
         assert (score.value["passed"], score.value["needs_review"]) == (0.0, 1.0)
         assert score.value["passed_code"] == 1.0 and math.isnan(score.value["rubric"])
         assert "NEEDS REVIEW" in score.explanation
     run = load_run([path])
-    assert sorted(run.review_ids()) == RUBRIC_CASES
+    assert sorted(run.review_ids()) == unsettled
 
 
 @pytest.mark.parametrize("grader", UNSETTLED)
@@ -115,13 +117,13 @@ def test_a_set_may_allow_cases_to_need_review(tmp_path: Path) -> None:
 @pytest.mark.parametrize("grader", UNSETTLED)
 def test_diff_lists_passing_cases_that_lost_their_verdict(grader: str | None) -> None:
     code, out = cli("diff", str(sweep_log("commerce/reference")), str(judged_log(grader)))
+    unsettled = judged_ids(grader)
     assert code == 1, out
     assert (
-        f"Needs review in NEW (the judge did not settle it: not a pass) ({len(RUBRIC_CASES)})"
-        in out
+        f"Needs review in NEW (the judge did not settle it: not a pass) ({len(unsettled)})" in out
     )
-    assert f"LOST VERDICT: {len(RUBRIC_CASES)} passing case(s)" in out
-    assert all(case_id in out for case_id in RUBRIC_CASES)
+    assert f"LOST VERDICT: {len(unsettled)} passing case(s)" in out
+    assert all(case_id in out for case_id in unsettled)
     assert "No case regressed" not in out
 
 
@@ -131,12 +133,11 @@ def test_compare_counts_needs_review_apart(grader: str | None, tmp_path: Path) -
     code, out = cli("compare", str(sweep_dir()), str(path), "--all", "--out", str(tmp_path))
     assert code == 0, out
     model = read_eval_log(str(path), header_only=True).eval.model
-    assert (
-        f"{model}: {len(RUBRIC_CASES)} need review (not passes): " + ", ".join(RUBRIC_CASES) in out
-    )
+    unsettled = judged_ids(grader)
+    assert f"{model}: {len(unsettled)} need review (not passes): " + ", ".join(unsettled) in out
     assert "REVIEW 1 review" in out
     report = (tmp_path / "compare.md").read_text(encoding="utf-8")
-    assert ", ".join(RUBRIC_CASES) in report
+    assert ", ".join(unsettled) in report
 
 
 def test_judge_off_is_named_by_every_report(tmp_path: Path) -> None:
@@ -228,9 +229,9 @@ def test_a_verdict_that_changed_only_with_the_judge_is_not_a_regression() -> Non
     )
     assert code == 0, out
     assert "differs: the judge differs" in out
+    changed = judged_ids("commerce/judge-fail")
     assert (
-        f"Verdict changed with the judge or rubric text (not a regression) ({len(RUBRIC_CASES)})"
-        in out
+        f"Verdict changed with the judge or rubric text (not a regression) ({len(changed)})" in out
     )
     assert "No case regressed" in out
 

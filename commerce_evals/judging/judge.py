@@ -52,9 +52,12 @@ DEFAULT_TIMEOUT = 180.0
 Status = Literal["pass", "fail", "unknown", "judge_failed", "not_judged"]
 STATUSES: tuple[Status, ...] = ("pass", "fail", "unknown", "judge_failed", "not_judged")
 
-# The known-good reply of the case being judged. Only the scripted judge (commerce/judge) reads it,
-# the way commerce/reference reads CURRENT_SCRIPT; a real judge never sees it.
-REFERENCE_REPLY: ContextVar[str | None] = ContextVar("commerce_reference_reply", default=None)
+# The known-good replies of the case being judged (its reference's, then each alternative's). Only
+# the scripted judge (commerce/judge) reads them, the way commerce/reference reads CURRENT_SCRIPT;
+# a real judge never sees them.
+REFERENCE_REPLY: ContextVar[str | tuple[str, ...] | None] = ContextVar(
+    "commerce_reference_reply", default=None
+)
 
 
 class JudgeReply(BaseModel):
@@ -303,7 +306,7 @@ async def judge_case(
     run: Run,
     context: str = "",
     settings: JudgeSettings | None = None,
-    reference_reply: str | None = None,
+    reference_reply: str | tuple[str, ...] | None = None,
     evidence: Sequence[tuple[str, Any]] = (),
 ) -> CaseJudgement | None:
     """Every judged dimension of a case, or None when the case asserts none.
