@@ -712,8 +712,10 @@ TYPES = {
     "instructions": str,
     "poisoned": bool,
     "counterexamples": bool,
+    "alternatives": bool,
     "max_rounds": int,
     "epochs": int,
+    "judge": bool,
 }
 
 

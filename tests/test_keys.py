@@ -108,6 +108,8 @@ def test_breaks_and_waivers_name_keys_or_invariants_of_the_domain(tmp_path: Path
     path = tmp_path / "checkout.yaml"
     path.write_text(
         "- id: checkout-902-waives\n"
+        "  priority: medium\n"
+        "  difficulty: medium\n"
         "  turns: [hi]\n"
         "  expected: {changes: {any: [cart], reason: the cart may be tidied}}\n"
         "  waive: {caps_combined: the case orders twice on purpose}\n"

@@ -28,9 +28,9 @@ def test_the_per_tool_limit_reports_the_calls_made() -> None:
         for x in grade(
             Expected.model_validate({"max_calls_per_tool": {"get_order": 2}}), run, ROLES
         )
-        if x.key != "action_claims"
+        if x.key == "at_most"
     ]
-    assert g.passed and "{'get_order': 2}" in g.reason
+    assert g.passed and "get_order 2/2" in g.reason
 
 
 def test_the_regression_set_spans_every_flow_with_its_critical_cases() -> None:

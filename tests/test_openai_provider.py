@@ -11,7 +11,7 @@ from inspect_ai import eval
 
 from commerce_evals.flow import flow_task
 from tests.api_stub import stub_cases, tag_requests_with_case
-from tests.helpers import case_score, run_task, samples_by_id
+from tests.helpers import SCRIPTED_JUDGE, case_score, run_task, samples_by_id
 from tests.openai_stub import OpenAIStub
 
 FLOW = "dealer"  # blocked writes, errors and NEEDS_PERSON answers all cross the wire
@@ -31,6 +31,7 @@ def test_flow_passes_through_the_openai_api_provider_as_under_reference(
             flow_task(FLOW),
             model="openai-api/local/qwen3-8b",
             model_args={"stream": stream},
+            model_roles=SCRIPTED_JUDGE,
             display="none",
             max_retries=0,
         )
