@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from inspect_ai.log import EvalLog, EvalSample
+
 from commerce_evals.agent import ReplayScript, render_instructions
 from commerce_evals.cases import Case
 from commerce_evals.chain import start_session
@@ -83,6 +85,23 @@ def stub_cases(flow: str) -> list[StubCase]:
         script = ReplayScript(case.id, case.script(), profile.roles().turn_ending)
         cases.append(StubCase(case.id, system, case.turns, script))
     return cases
+
+
+def assert_scored_as_under_reference(
+    log: EvalLog, reference: dict[str, EvalSample], stub: StubServer
+) -> None:
+    """Every sample served through a provider and the stub scores exactly as under
+    commerce/reference, and passes; the stub refused nothing."""
+    assert log.status == "success", log.error
+    assert not stub.log.refusals, stub.log.refusals[:3]
+    through_api = {str(s.id): s for s in log.samples or []}
+    assert set(through_api) == set(reference)
+    for sample_id, sample in through_api.items():
+        assert sample.error is None, (sample_id, sample.error)
+        got = (sample.scores or {})["commerce_case"]
+        want = (reference[sample_id].scores or {})["commerce_case"]
+        assert json.dumps(got.value) == json.dumps(want.value), sample_id
+        assert got.value["passed"] == 1.0, (sample_id, got.explanation)
 
 
 class StubServer:

@@ -10,8 +10,8 @@ import pytest
 from inspect_ai import eval
 
 from commerce_evals.flow import flow_task
-from tests.api_stub import stub_cases, tag_requests_with_case
-from tests.helpers import SCRIPTED_JUDGE, case_score, run_task, samples_by_id
+from tests.api_stub import assert_scored_as_under_reference, stub_cases, tag_requests_with_case
+from tests.helpers import SCRIPTED_JUDGE, run_task, samples_by_id
 from tests.openai_stub import OpenAIStub
 
 FLOW = "dealer"  # blocked writes, errors and NEEDS_PERSON answers all cross the wire
@@ -35,14 +35,6 @@ def test_flow_passes_through_the_openai_api_provider_as_under_reference(
             display="none",
             max_retries=0,
         )
-    assert log.status == "success", log.error
-    assert not stub.log.refusals, stub.log.refusals[:3]
-    through_api = samples_by_id(log)
-    assert set(through_api) == set(reference)
-    for sample_id, sample in through_api.items():
-        assert sample.error is None, (sample_id, sample.error)
-        got, want = case_score(sample).value, case_score(reference[sample_id]).value
-        assert json.dumps(got) == json.dumps(want), sample_id
-        assert got["passed"] == 1.0, (sample_id, case_score(sample).explanation)
+    assert_scored_as_under_reference(log, reference, stub)
     statuses = {json.loads(r["content"]).get("status") for r in stub.log.tool_results}
     assert {"ok", "blocked"} <= statuses or {"ok", "NEEDS_PERSON"} <= statuses, statuses

@@ -134,7 +134,7 @@ def test_compare_counts_needs_review_apart(grader: str | None, tmp_path: Path) -
     assert code == 0, out
     model = read_eval_log(str(path), header_only=True).eval.model
     unsettled = judged_ids(grader)
-    [line] = [x for x in out.splitlines() if x.startswith(f"{model}: ")]
+    [line] = [x for x in out.splitlines() if x.startswith(f"{model}: {len(unsettled)} need review")]
     assert line.startswith(f"{model}: {len(unsettled)} need review (not passes): ")
     assert sorted(line.split(": ", 2)[2].split(", ")) == unsettled
     assert "REVIEW 1 review" in out
