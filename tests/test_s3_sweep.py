@@ -81,11 +81,12 @@ def run(log_dir: str, shard: str | None, ids: list[str]) -> None:
 
 @pytest.fixture(scope="module")
 def sweep(bucket: str) -> str:
-    """Two machines' shards of one sweep in the bucket, and one shard alone in another prefix."""
+    """Two machines' shards of one sweep in the bucket, each under its own prefix as the README
+    says (eval-set wants a log folder of its own), and one shard alone in another prefix."""
     first, second = Shard(1, 2), Shard(2, 2)
     assert shard_ids(first) and shard_ids(second)  # both machines have work
-    run(SWEEP, str(first), shard_ids(first))
-    run(SWEEP, str(second), shard_ids(second))
+    run(f"{SWEEP}/machine-1", str(first), shard_ids(first))
+    run(f"{SWEEP}/machine-2", str(second), shard_ids(second))
     run(HALF, str(first), shard_ids(first))
     return SWEEP
 
@@ -115,7 +116,8 @@ def sets_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_bucket_holds_one_log_per_shard_read_through_inspect(sweep: str) -> None:
     files = log_files([sweep])
     assert len(files) == 2
-    assert all(f.startswith(f"{sweep}/") and f.endswith(".eval") for f in files)
+    assert [f.startswith(f"{sweep}/machine-{i}/") for i, f in enumerate(files, 1)] == [True, True]
+    assert all(f.endswith(".eval") for f in files)
     assert log_files([files[0]]) == [files[0]]  # a log named by its URL
 
 
