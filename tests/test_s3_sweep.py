@@ -6,6 +6,7 @@ gate, diff and compare read the bucket. A bucket with one shard missing is a par
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 from collections.abc import Iterator
@@ -17,9 +18,11 @@ from typer.testing import CliRunner
 
 from commerce_evals.checkout import checkout
 from commerce_evals.cli import app
+from commerce_evals.commands.label import label_items
+from commerce_evals.judging.records import read_judged
 from commerce_evals.runs.logs import LogReadError, load_run, log_files
 from commerce_evals.shards import Shard
-from tests.run_pattern_logs import SUBSET
+from tests.run_pattern_logs import RUBRIC_CASES, SUBSET
 
 s3fs = pytest.importorskip("s3fs")
 moto_server = pytest.importorskip("moto.server")
@@ -38,6 +41,7 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def bucket() -> Iterator[str]:
     port = free_port()
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # a line per request otherwise
     server = moto_server.ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
     env = {
@@ -173,3 +177,22 @@ def test_an_unreachable_or_empty_location_is_one_line(bucket: str) -> None:
     result = CliRunner().invoke(app, ["gate", f"s3://{bucket}/nothing-here", "--set", "x"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
+
+
+def test_trends_calibrate_and_label_read_the_bucket(sweep: str, tmp_path: Path) -> None:
+    chart = tmp_path / "trends.png"
+    result = CliRunner().invoke(app, ["trends", sweep, "--out", str(chart)])
+    assert result.exit_code == 0, result.output
+    assert chart.is_file()
+    judged = read_judged([sweep])  # what calibrate reads: both shards' verdicts
+    assert {item.sample_id for item in judged} == set(RUBRIC_CASES)
+    assert all(item.log.startswith(f"{sweep}/") for item in judged)
+    items = label_items(sweep)  # what label shows a person
+    assert {item.sample_id for item in items} == set(RUBRIC_CASES)
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text("")
+    result = CliRunner().invoke(
+        app, ["calibrate", f"s3://{BUCKET}/nothing-here", "--labels", str(labels)]
+    )
+    assert result.exit_code == 2
+    assert "no such log file or folder" in result.output
