@@ -139,3 +139,7 @@ def test_a_missing_shard_is_named_and_an_empty_one_is_not_awaited() -> None:
     [other] = shard_gaps(runs)
     assert "missing shard 2/2" in other
     assert shard_gaps([info(None, [])]) == []
+    # a log whose metadata says something else under "shard" is an ordinary log, not a crash
+    assert shard_gaps([info("garbage", [1, 1])]) == []
+    # sizes not recorded: every shard is awaited
+    assert "missing shard 2/2 (1 samples)" in shard_gaps([info("1/2", [])])[0]

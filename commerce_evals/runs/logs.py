@@ -5,8 +5,8 @@ URL Inspect reads logs from (`s3://bucket/prefix`, through fsspec and s3fs). In 
 run more than once for the same model and arguments (an eval-set retry, a re-run) counts once:
 the newest log that finished, else the newest. The shards of one sweep (`-T shard=i/n`: logs of
 the same task, model and arguments but the shard) are parts of one run: their cases are merged,
-and the run is complete only when every shard's log is (`shard_gaps`). Samples are read in (id, epoch) order, since Inspect writes
-them in completion order.
+and the run is complete only when every shard's log is (`shard_gaps`). Samples are read in
+(id, epoch) order, since Inspect writes them in completion order.
 
 A case's result in a run is its epochs' verdicts from the `commerce_case` scorer. An epoch is
 passed, failed, needs review (the judge left a rubric or dimension unsettled and no code part
@@ -197,8 +197,8 @@ class RunResults:
         return [log for log in self.logs if log.partial]
 
     def partial_notes(self) -> list[str]:
-        """One line per log that is not a finished, complete run, and per sharded run that
-        lacks samples of its whole (a shard not run, or not in these logs)."""
+        """One line per log that is not a finished, complete run, and per sharded run with a
+        shard missing (not run, or not in these logs)."""
         return [
             *(
                 f"{log.task}: {log.completeness.describe()} ({log.path})"
@@ -224,21 +224,28 @@ def shard_gaps(logs: Sequence[LogInfo]) -> list[str]:
     """One line per sharded run (same task, model and arguments but the shard) with a shard that
     holds samples but has no log here, or whose logs are of different splits. Each shard's own
     log is checked like any other (`Completeness`)."""
-    groups: dict[str, list[LogInfo]] = defaultdict(list)
+    groups: dict[str, list[tuple[Shard, LogInfo]]] = defaultdict(list)
     for log in logs:
-        if log.metadata.get("shard"):
+        try:
+            shard = Shard.parse(log.metadata["shard"]) if log.metadata.get("shard") else None
+        except ValueError:  # not written by this package's tasks: an ordinary log
+            shard = None
+        if shard is not None:
             args = {k: v for k, v in log.task_args.items() if k != "shard"}
-            groups[json.dumps([log.task, log.model, args], sort_keys=True, default=str)].append(log)
+            key = json.dumps([log.task, log.model, args], sort_keys=True, default=str)
+            groups[key].append((shard, log))
     notes = []
     for parts in groups.values():
-        shards = {Shard.parse(log.metadata["shard"]) for log in parts}
+        shards = {shard for shard, _ in parts}
         counts = sorted({shard.count for shard in shards})
-        task = parts[0].task
+        first = parts[0][1]
+        task = str(first.task_args.get("flow") or first.task)
         if len(counts) > 1:
             splits = ", ".join(f"{c} shards" for c in counts)
             notes.append(f"{task}: logs of different splits ({splits}); run one split")
             continue
-        sizes = list(parts[0].metadata.get("shard_sizes") or [1] * counts[0])
+        sizes = list(first.metadata.get("shard_sizes") or [])
+        sizes += [1] * (counts[0] - len(sizes))  # sizes not recorded: every shard expected
         present = {shard.index for shard in shards}
         missing = [i for i in range(1, counts[0] + 1) if i not in present and sizes[i - 1] > 0]
         if missing:
