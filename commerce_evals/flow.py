@@ -236,7 +236,7 @@ def flow_task(
         judge: off (False) for a code-only run on purpose: no judge is called, rubric cases are
             graded on their code parts, and the task's metadata and every report say so.
         shard: `i/n`: only the cases of shard i of n (by a hash of the case id; see shards.py),
-            so n machines can run one sweep; the metadata records the whole task's size.
+            so n machines can run one sweep; the metadata records every shard's size.
         variables: values for $placeholders in the instructions, over the World's own.
         extra_scorers: scorers to run beside commerce_case, each built from the agent's roles.
     """
