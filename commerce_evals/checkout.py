@@ -18,5 +18,6 @@ def checkout(
     max_rounds: int = 12,
     epochs: int = 1,
     judge: bool | str = True,
+    shard: str | None = None,
 ) -> Task:
     return flow_task("checkout", **locals())

@@ -19,5 +19,6 @@ def dealer(
     max_rounds: int = 12,
     epochs: int = 1,
     judge: bool | str = True,
+    shard: str | None = None,
 ) -> Task:
     return flow_task("dealer", **locals())

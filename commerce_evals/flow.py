@@ -32,6 +32,8 @@ from commerce_evals.judging import check_expected
 from commerce_evals.oracle import oracle_changes
 from commerce_evals.reading import read_text
 from commerce_evals.scorer import commerce_case, role_args
+from commerce_evals.shards import Shard
+from commerce_evals.shards import metadata as shard_metadata
 
 
 class InstructionsError(InputError):
@@ -190,6 +192,15 @@ def samples_for(
     return samples
 
 
+def sample_case_id(sample: Sample) -> str:
+    return str((sample.metadata or {})["case"]["id"])
+
+
+def shard_samples(samples: list[Sample], shard: Shard) -> list[Sample]:
+    """The samples whose case falls in the shard (a case's counterexamples stay together)."""
+    return [s for s in samples if shard.holds(sample_case_id(s))]
+
+
 JUDGE_SWITCH = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
 
 
@@ -216,6 +227,7 @@ def flow_task(
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     epochs: int = 1,
     judge: bool | str = True,
+    shard: str | None = None,
     variables: dict[str, Any] | None = None,
     extra_scorers: Sequence[Callable[[ToolRoles], Scorer]] = (),
 ) -> Task:
@@ -237,6 +249,8 @@ def flow_task(
         epochs: runs per case; pass^k over them is reported beside the mean.
         judge: off (False) for a code-only run on purpose: no judge is called, rubric cases are
             graded on their code parts, and the task's metadata and every report say so.
+        shard: `i/n`: only the cases of shard i of n (by a hash of the case id; see shards.py),
+            so n machines can run one sweep; the metadata records every shard's size.
         variables: values for $placeholders in the instructions, over the World's own.
         extra_scorers: scorers to run beside commerce_case, each built from the agent's roles.
     """
@@ -259,19 +273,31 @@ def flow_task(
         if not sources:
             raise CaseFileError([f"every case of flow {flow!r} needs the poisoned fixtures"])
     check_cases(sources, world, profile)
+    # chains are resolved over every case: a chained case replays its chain in any shard
     chains = resolve_chains(sources)
     cases = [case for _, case in sources]
     agent_fingerprint = {
         "instructions_sha": fingerprint(template),
         "tools_sha": fingerprint([(t.name, t.description, t.parameters) for t in profile.tools]),
     }
+    samples = samples_for(cases, counterexamples, agent_fingerprint, alternatives)
+    all_case_ids = [sample_case_id(s) for s in samples]
+    part = Shard.parse(shard) if shard else None
+    if part is not None:
+        samples = shard_samples(samples, part)
+        cases = [case for case in cases if part.holds(case.id)]
+        if not samples:
+            raise CaseFileError(
+                [
+                    f"shard {part} of flow {flow!r} holds none of its {len(all_case_ids)} samples: "
+                    "use fewer shards"
+                ]
+            )
     return Task(
         name=flow,
         dataset=MemoryDataset(
             with_oracles(
-                with_chains(
-                    samples_for(cases, counterexamples, agent_fingerprint, alternatives), chains
-                ),
+                with_chains(samples, chains),
                 cases,
                 world,
                 profile,
@@ -313,5 +339,6 @@ def flow_task(
             **agent_fingerprint,
             # the world's hashes go in the task's metadata only: every sample shares them
             **world_fingerprints(domain, fixtures, poisoned, world),
+            **shard_metadata(part, all_case_ids),
         },
     )

@@ -21,5 +21,6 @@ def injection(
     max_rounds: int = 12,
     epochs: int = 1,
     judge: bool | str = True,
+    shard: str | None = None,
 ) -> Task:
     return flow_task("injection", extra_scorers=INJECTION_SCORERS, **locals())

@@ -21,5 +21,6 @@ def merchant(
     max_rounds: int = 12,
     epochs: int = 1,
     judge: bool | str = True,
+    shard: str | None = None,
 ) -> Task:
     return flow_task("merchant", extra_scorers=INJECTION_SCORERS, **locals())

@@ -8,7 +8,9 @@ the flow's own task, filtered to the set's cases, with the set's epochs), so a s
 domains and a flow with no case in it is simply not run. Each yielded task is `case_set_flow`,
 a registered task of its own, so `inspect eval-retry` on one of its logs rebuilds the same
 filtered task, and the log records `set` in its task args and metadata for `commerce-evals gate`.
-`--epochs` on the command line overrides the set's epochs, as for any task.
+`--epochs` on the command line overrides the set's epochs, as for any task. `-T shard=i/n` runs
+shard i of n of the set's cases in each flow (commerce_evals/shards.py); a flow with no case in
+that shard is not run on this machine.
 
 Inspect does not run task sources under `eval-set`; a resumable sweep over whole flows
 (`everything`) lists the flow tasks instead: see docs/run-pattern.md.
@@ -24,8 +26,10 @@ from importlib import import_module
 from inspect_ai import Epochs, Task, TaskSource, task, task_source, task_with
 
 from commerce_evals.cases import CaseFileError, load_cases
-from commerce_evals.flow import dataset_paths
+from commerce_evals.flow import dataset_paths, sample_case_id, shard_samples
 from commerce_evals.runs.set_spec import CaseInfo, RunSet, load_sets
+from commerce_evals.shards import Shard
+from commerce_evals.shards import metadata as shard_metadata
 from commerce_evals.task_args import checked_arguments
 
 logger = logging.getLogger(__name__)
@@ -68,6 +72,7 @@ def case_set_flow(
     poisoned: bool | None = None,
     max_rounds: int | None = None,
     judge: bool | str | None = None,
+    shard: str | None = None,
 ) -> Task:
     """One flow's task filtered to the cases of a set, with the set's epochs.
 
@@ -78,6 +83,7 @@ def case_set_flow(
         poisoned: passed to the flow's task when it takes it.
         max_rounds: passed to the flow's task.
         judge: off for a code-only run on purpose (passed to the flow's task).
+        shard: `i/n`: only shard i of n of the set's cases in this flow.
     """
     run_set = load_sets(sets_file).get(set)
     function = flow_task_function(flow)
@@ -95,11 +101,17 @@ def case_set_flow(
     ]
     if not samples:
         raise NoCasesInSet([f"set {set!r}: flow {flow!r} has no case in it"])
+    all_case_ids = [sample_case_id(s) for s in samples]
+    part = Shard.parse(shard) if shard else None
+    if part is not None:
+        samples = shard_samples(samples, part)
+        if not samples:
+            raise NoCasesInSet([f"set {set!r}: flow {flow!r} has no case in shard {part}"])
     return task_with(
         base,
         dataset=samples,
         epochs=Epochs(run_set.epochs, base.epochs_reducer),
-        metadata={**(base.metadata or {}), "set": set},
+        metadata={**(base.metadata or {}), "set": set, **shard_metadata(part, all_case_ids)},
     )
 
 
@@ -111,6 +123,7 @@ def case_set(
     poisoned: bool | None = None,
     max_rounds: int | None = None,
     judge: bool | str | None = None,
+    shard: str | None = None,
 ) -> TaskSource:
     """Every flow's part of a set: one case_set_flow task per flow that has cases in it.
 
@@ -120,6 +133,7 @@ def case_set(
         poisoned: passed to each flow's task that takes it.
         max_rounds: passed to each flow's task.
         judge: off for a code-only run on purpose (passed to each flow's task).
+        shard: `i/n`: this machine's shard of the set (flows with no case in it are skipped).
     """
     run_set = load_sets(sets_file).get(set)
     tasks = []
@@ -133,6 +147,7 @@ def case_set(
                     poisoned=poisoned,
                     max_rounds=max_rounds,
                     judge=judge,
+                    shard=shard,
                 )
             )
         except NoCasesInSet as err:  # the flow's task left the set's cases out (poisoned=false)

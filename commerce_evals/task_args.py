@@ -6,7 +6,7 @@ decorated with `@checked_arguments` (under `@task`), which
 
 - refuses a name the task does not take, listing the names it does take;
 - checks each value against its declaration: type, allowed values, a minimum, a path that must
-  exist; and converts it (`-T epochs="3"` from a config file is 3).
+  exist, a form (`shard=i/n`); and converts it (`-T epochs="3"` from a config file is 3).
 
 A declaration lives in ARGUMENTS, one entry per argument name shared by every task that takes it.
 An argument with no entry is checked by its annotation in the task's signature (bool, int, float,
@@ -28,6 +28,7 @@ from typing import Any, Literal, TypeVar
 
 from commerce_evals.errors import InputError
 from commerce_evals.flows import FLOWS
+from commerce_evals.shards import canonical as canonical_shard
 
 PathKind = Literal["file", "folder", "file or folder"]
 F = TypeVar("F", bound=Callable[..., Any])
@@ -46,6 +47,8 @@ class Argument:
     choices: tuple[Any, ...] | None = None
     minimum: int | float | None = None
     path: PathKind | None = None
+    # the value's form, checked last: returns the canonical value or raises ValueError saying why
+    form: Callable[[Any], Any] | None = None
 
 
 # The one table of declarations: add an entry here for a new argument with allowed values, a
@@ -66,6 +69,7 @@ ARGUMENTS: dict[str, Argument] = {
     "traffic": Argument(str, "a traffic file (JSON lines)", path="file"),
     "dimensions": Argument(str, "comma-separated shared judge dimensions"),
     "judge_max_chars": Argument(int, "the judge's transcript budget", minimum=1),
+    "shard": Argument(str, "this machine's part of a sweep, i/n", form=canonical_shard),
 }
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -148,6 +152,11 @@ def check_value(name: str, value: Any, argument: Argument, optional: bool) -> An
             raise fail("is a folder; name a file")
         if argument.path == "folder" and not path.is_dir():
             raise fail("is a file; name a folder")
+    if argument.form is not None:
+        try:
+            converted = argument.form(converted)
+        except ValueError as err:
+            raise fail(str(err)) from None
     return converted
 
 

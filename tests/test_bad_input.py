@@ -42,7 +42,7 @@ ROOT = Path(__file__).parent.parent
 MINI_CASES = DATA / "cases" / "mini.yaml"
 CHECKOUT_ARGS = (
     "dataset, fixtures, instructions, poisoned, counterexamples, alternatives, max_rounds, "
-    "epochs, judge"
+    "epochs, judge, shard"
 )
 EXAMPLE_TRAFFIC = ROOT / "datasets" / "production" / "example.jsonl"
 GOOD_LINE = EXAMPLE_TRAFFIC.read_bytes().splitlines()[0]
@@ -692,7 +692,10 @@ VALUES = st.one_of(
     st.floats(allow_nan=True),
     st.text(max_size=12),
     st.sampled_from(
-        ["true", "false", "12", "0", "-1", "abc", str(MINI_CASES), str(MINI_SHOP), "datasets"]
+        [
+            *["true", "false", "12", "0", "-1", "abc", str(MINI_CASES), str(MINI_SHOP)],
+            *["datasets", "1/2", "3/2", " 2 / 3 ", "0/0", "1/"],
+        ]
     ),
     st.lists(st.integers(), max_size=2),
     st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
@@ -716,6 +719,7 @@ TYPES = {
     "max_rounds": int,
     "epochs": int,
     "judge": bool,
+    "shard": str,
 }
 
 
@@ -730,9 +734,13 @@ def test_any_task_arguments_are_accepted_typed_or_refused_in_one_line(args: dict
         return
     assert set(accepted) == set(args) <= set(TYPES)
     for name, value in accepted.items():
-        assert value is None or type(value) is TYPES[name], (name, value)
+        if TYPES[name] is not object:
+            assert value is None or type(value) is TYPES[name], (name, value)
         if name in {"max_rounds", "epochs"}:
             assert value >= 1
+        if name == "shard" and value is not None:
+            index, count = map(int, value.split("/"))
+            assert 1 <= index <= count, value
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -25,6 +25,7 @@ from commerce_evals.judging.calibration import (
 )
 from commerce_evals.judging.labels import LabelFileError, read_labels
 from commerce_evals.judging.records import JudgedItem, read_judged
+from commerce_evals.runs.logs import LogReadError
 
 
 def one_judge(
@@ -110,7 +111,8 @@ def kappa_table(reports: list[DimensionReport]) -> Table | None:
 
 def calibrate(
     logs: Annotated[
-        list[Path], typer.Argument(exists=True, dir_okay=False, help="Judged .eval logs.")
+        list[str],
+        typer.Argument(help="Judged .eval logs or folders of them (paths or s3:// URLs)."),
     ],
     labels: Annotated[
         Path, typer.Option("--labels", exists=True, help="Labels file (JSONL or YAML).")
@@ -139,7 +141,11 @@ def calibrate(
         for problem in err.problems:
             console.print(f"[red]{escape(problem)}[/red]", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from err
-    items = read_judged(logs)
+    try:
+        items = read_judged(logs)
+    except LogReadError as err:
+        console.print(f"[red]{escape(str(err))}[/red]", highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from err
     by_dimension_labels: dict[str, list[HumanLabel]] = defaultdict(list)
     for index, label in enumerate(all_labels):
         by_dimension_labels[label.dimension].append(

@@ -21,7 +21,7 @@ from rich.table import Table
 
 from commerce_evals.commands._output import console, die
 from commerce_evals.runs.formatting import cell, money, rate
-from commerce_evals.runs.logs import PARTS, PRIORITIES, LogReadError
+from commerce_evals.runs.logs import PARTS, PRIORITIES, LogReadError, local_folder
 from commerce_evals.runs.prices import PriceFileError, load_prices
 
 if TYPE_CHECKING:  # pandas is imported only when the command runs (the reports extra)
@@ -123,9 +123,15 @@ def print_comparison(out: Console, comparison: Comparison, show_all: bool) -> No
 
 
 def compare_command(
-    logdir: Annotated[list[Path], typer.Argument(help="A sweep's log folder (or several).")],
+    logdir: Annotated[
+        list[str],
+        typer.Argument(help="A sweep's log folder (or several): a path or a URL such as s3://..."),
+    ],
     out: Annotated[
-        Path | None, typer.Option(help="Where the report and charts go (default LOGDIR/compare).")
+        Path | None,
+        typer.Option(
+            help="Where the report and charts go (default LOGDIR/compare; ./compare for a URL)."
+        ),
     ] = None,
     prices: Annotated[
         Path | None, typer.Option(help="A price table instead of datasets/prices.yaml.")
@@ -142,7 +148,7 @@ def compare_command(
         comparison = build_comparison(logdir, load_prices(prices))
     except (LogReadError, PriceFileError) as err:
         die(str(err))
-    target = out or (logdir[0] if logdir[0].is_dir() else logdir[0].parent) / "compare"
+    target = out or local_folder(logdir[0]) / "compare"
     report = target / "compare.md"
     try:
         charts = write_charts(comparison, target)

@@ -12,7 +12,6 @@ verdict (needs review, or errored); 2: error, or runs that cannot be diffed.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -64,7 +63,7 @@ SHORT = {
 
 def describe_run(label: str, run: RunResults, paths: str) -> str:
     tasks = ", ".join(sorted({log.task for log in run.logs}))
-    partial = "  PARTIAL" if run.partial_logs else ""
+    partial = "  PARTIAL" if run.partial else ""
     code_only = "  CODE-ONLY (judge=off)" if run.judge_off else ""
     return (
         f"{label}  {run.model}  ({len(run.cases)} cases, {run.epochs} epoch(s); {tasks})  "
@@ -178,8 +177,8 @@ def print_diff(out: Console, diff: Diff, alpha: float, limit: int, show_passing:
 
 
 def diff_command(
-    base: Annotated[Path, typer.Argument(help="BASE: a log file or a folder of logs.")],
-    new: Annotated[Path, typer.Argument(help="NEW: a log file or a folder of logs.")],
+    base: Annotated[str, typer.Argument(help="BASE: a log file or folder (path or URL).")],
+    new: Annotated[str, typer.Argument(help="NEW: a log file or folder (path or URL).")],
     base_model: Annotated[
         str | None, typer.Option(help="The model to take from BASE when it holds several.")
     ] = None,

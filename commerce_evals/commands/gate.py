@@ -48,7 +48,10 @@ def checks_table(report: GateReport) -> Table:
 
 
 def gate_command(
-    logs: Annotated[list[Path], typer.Argument(help="Log files or folders of one run.")],
+    logs: Annotated[
+        list[str],
+        typer.Argument(help="Log files or folders of one run (paths or URLs such as s3://...)."),
+    ],
     set_name: Annotated[
         str | None, typer.Option("--set", help="The set whose thresholds apply.")
     ] = None,

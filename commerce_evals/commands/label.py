@@ -34,7 +34,8 @@ from commerce_evals.events import (
 from commerce_evals.judging.dimensions import RUBRIC, shared_dimensions
 from commerce_evals.judging.labels import Label, LabelFileError, append_label, now, read_labels
 from commerce_evals.judging.prompt import judge_key, sha
-from commerce_evals.judging.records import case_score, read_log, sample_case, sample_run
+from commerce_evals.judging.records import case_score, read_sample_logs, sample_case, sample_run
+from commerce_evals.runs.logs import LogReadError
 
 CHOICES = {"p": "Pass", "f": "Fail", "s": "Skip"}
 
@@ -70,10 +71,17 @@ def judge_reference(log: EvalLog) -> str:
     return ""
 
 
-def label_items(log_path: Path, dimensions: list[str] | None = None) -> list[LabelItem]:
-    """Every (sample, epoch, dimension) the log's judge was asked about, in sample order."""
+def label_items(log_path: Path | str, dimensions: list[str] | None = None) -> list[LabelItem]:
+    """Every (sample, epoch, dimension) the judge was asked about in the log, or in every log of
+    a folder or URL (a sweep's shards together), in sample order."""
     items: list[LabelItem] = []
-    log = read_log(log_path)
+    for _, log in read_sample_logs([log_path]):
+        items.extend(_log_items(log, dimensions))
+    return items
+
+
+def _log_items(log: EvalLog, dimensions: list[str] | None) -> list[LabelItem]:
+    items: list[LabelItem] = []
     reference = judge_reference(log)
     for sample in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)):
         score = case_score(sample)
@@ -192,7 +200,10 @@ def label_loop(
 
 
 def label(
-    log: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A judged .eval log.")],
+    log: Annotated[
+        str,
+        typer.Argument(help="A judged .eval log, or a folder of them (a path or an s3:// URL)."),
+    ],
     labels: Annotated[
         Path, typer.Option("--labels", help="Labels file to append to (JSONL or a YAML list).")
     ] = Path("labels.jsonl"),
@@ -222,9 +233,14 @@ def label(
     while not labeller:
         labeller = " ".join(Prompt.ask("Your name (recorded on every label)").split())
     done = {(x.sample_id, x.epoch, x.dimension) for x in existing if x.labeller == labeller}
+    try:
+        found = label_items(log, dimension or None)
+    except LogReadError as err:
+        console.print(f"[red]{escape(str(err))}[/red]", highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from err
     items = [
         item
-        for item in label_items(log, dimension or None)
+        for item in found
         if relabel or (item.sample_id, item.epoch, item.dimension) not in done
     ]
     if not items:

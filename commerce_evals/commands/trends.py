@@ -17,15 +17,20 @@ from rich.table import Table
 
 from commerce_evals.commands._output import console, die
 from commerce_evals.runs.formatting import rate
-from commerce_evals.runs.logs import LogReadError
+from commerce_evals.runs.logs import LogReadError, local_folder
 
 
 def trends_command(
-    logs: Annotated[list[Path], typer.Argument(help="Log files or folders.")],
+    logs: Annotated[
+        list[str], typer.Argument(help="Log files or folders (paths or URLs such as s3://...).")
+    ],
     period: Annotated[str, typer.Option(help="Bucket verdicts by day, week or month.")] = "day",
     out: Annotated[
         Path | None,
-        typer.Option(help="The PNG chart to write (default: trends.png beside the first log)."),
+        typer.Option(
+            help="The PNG chart to write (default: trends.png beside the first log; "
+            "in the current folder for a URL)."
+        ),
     ] = None,
 ) -> None:
     """Pass rate per rubric dimension per period, printed and plotted."""
@@ -66,8 +71,7 @@ def trends_command(
     terminal.print(
         "n: Pass + Fail verdicts; +k?: Unknown or judge failed (a person must look)", markup=False
     )
-    first = logs[0]
-    out = out or (first if first.is_dir() else first.parent) / "trends.png"
+    out = out or local_folder(logs[0]) / "trends.png"
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         chart = trend_lines(result.rates, f"Judge pass rate per dimension per {period}", out)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspect_ai.log import EvalLog, EvalSample, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.scorer import Score
 from inspect_ai.util import Store
 
@@ -14,6 +14,8 @@ from commerce_evals.agent import RunRecord
 from commerce_evals.cases import Case
 from commerce_evals.events import Run
 from commerce_evals.judging.prompt import judge_key
+from commerce_evals.runs.logs import LogReadError, read_logs
+from commerce_evals.runs.logs import read_log as read_any_log
 
 SCORER = "commerce_case"
 
@@ -36,11 +38,21 @@ class JudgedItem:
         return (self.sample_id, self.epoch)
 
 
-def read_log(path: Path | str) -> EvalLog:
-    log = read_eval_log(str(path))
+def _with_samples(path: Path | str, log: EvalLog) -> EvalLog:
     if log.samples is None:
-        raise ValueError(f"{path}: the log holds no samples (was it run with --no-log-samples?)")
+        raise LogReadError(f"{path}: the log holds no samples (was it run with --no-log-samples?)")
     return log
+
+
+def read_log(path: Path | str) -> EvalLog:
+    """One log (a local path or a URL) with its samples."""
+    return _with_samples(path, read_any_log(path))
+
+
+def read_sample_logs(locations: Sequence[Path | str]) -> list[tuple[str, EvalLog]]:
+    """Every log named or under a named folder or URL (one per task, model and arguments, so a
+    sweep's shards are all read), each with its samples."""
+    return [(path, _with_samples(path, log)) for path, log in read_logs(locations)]
 
 
 def case_score(sample: EvalSample) -> Score | None:
@@ -69,8 +81,9 @@ def judged_items(log: EvalLog, path: str = "") -> Iterator[JudgedItem]:
             )
 
 
-def read_judged(paths: list[Path]) -> list[JudgedItem]:
-    return [item for path in paths for item in judged_items(read_log(path), str(path))]
+def read_judged(paths: Sequence[Path | str]) -> list[JudgedItem]:
+    """Every verdict in the logs (files, folders or URLs; a sweep's shards together)."""
+    return [item for path, log in read_sample_logs(paths) for item in judged_items(log, path)]
 
 
 def sample_run(sample: EvalSample) -> Run | None:

@@ -22,7 +22,14 @@ from commerce_evals.runs.frames import (
     sample_frame,
     token_usage,
 )
-from commerce_evals.runs.logs import PRIORITIES, CaseResult, RunResults, read_logs, results_by_model
+from commerce_evals.runs.logs import (
+    PRIORITIES,
+    CaseResult,
+    RunResults,
+    read_logs,
+    results_by_model,
+    shard_gaps,
+)
 from commerce_evals.runs.prices import PriceTable
 
 
@@ -91,6 +98,7 @@ class Comparison:
         run = self.runs[model]
         marks = []
         partial = [log.completeness.describe() for log in run.partial_logs if log.completeness]
+        partial += shard_gaps(run.logs)
         if partial:
             marks.append("partial: " + "; ".join(partial))
         total = len(self.case_ids())

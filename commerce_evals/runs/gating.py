@@ -184,12 +184,13 @@ def gate(set_name: str, run_set: RunSet, run: RunResults) -> GateReport:
 
 
 def complete_run_check(run: RunResults) -> Check:
-    """Every log finished with all its planned samples: a cancelled run is never green."""
+    """Every log finished with all its planned samples, and a sharded run has every shard's: a
+    cancelled run or a sweep with a shard missing is never green."""
     partial = run.partial_notes()
     return Check(
         "complete_run",
-        "every log finished with all its samples",
-        f"{len(partial)} of {len(run.logs)} log(s) partial" if partial else "complete",
+        "every log finished with all its samples (every shard of a sharded run)",
+        f"{len(partial)} partial over {len(run.logs)} log(s)" if partial else "complete",
         not partial,
         partial,
     )

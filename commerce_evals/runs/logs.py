@@ -1,9 +1,12 @@
 """Reading runs back from Inspect logs: the one place diff, gate, compare and trends load them.
 
-A path is a log file or a folder of logs (searched recursively). In a folder, a task run more
-than once for the same model and arguments (an eval-set retry, a re-run) counts once: the newest
-log that finished, else the newest. Samples are read in (id, epoch) order, since Inspect writes
-them in completion order.
+A location is a log file or a folder of logs (searched recursively), as a local path or as any
+URL Inspect reads logs from (`s3://bucket/prefix`, through fsspec and s3fs). In a folder, a task
+run more than once for the same model and arguments (an eval-set retry, a re-run) counts once:
+the newest log that finished, else the newest. The shards of one sweep (`-T shard=i/n`: logs of
+the same task, model and arguments but the shard) are parts of one run: their cases are merged,
+and the run is complete only when every shard's log is (`shard_gaps`). Samples are read in
+(id, epoch) order, since Inspect writes them in completion order.
 
 A case's result in a run is its epochs' verdicts from the `commerce_case` scorer. An epoch is
 passed, failed, needs review (the judge left a rubric or dimension unsettled and no code part
@@ -20,17 +23,20 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import fsspec
 from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
 from inspect_ai.scorer import Score
 
 from commerce_evals.errors import InputError
 from commerce_evals.runs.set_spec import CaseInfo
+from commerce_evals.shards import Shard
 
 SCORER = "commerce_case"
 PARTS = ("outcome", "path", "calls", "rubric")
@@ -191,12 +197,20 @@ class RunResults:
         return [log for log in self.logs if log.partial]
 
     def partial_notes(self) -> list[str]:
-        """One line per log that is not a finished, complete run."""
+        """One line per log that is not a finished, complete run, and per sharded run with a
+        shard missing (not run, or not in these logs)."""
         return [
-            f"{log.task}: {log.completeness.describe()} ({log.path})"
-            for log in self.partial_logs
-            if log.completeness is not None
+            *(
+                f"{log.task}: {log.completeness.describe()} ({log.path})"
+                for log in self.partial_logs
+                if log.completeness is not None
+            ),
+            *shard_gaps(self.logs),
         ]
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.partial_notes())
 
     @property
     def judge_off(self) -> bool:
@@ -206,18 +220,92 @@ class RunResults:
         return [case.id for case in self.cases.values() if case.status == "needs_review"]
 
 
-def log_files(paths: Sequence[Path | str]) -> list[Path]:
-    """Every log file named or under a named folder; a path with no log is an error."""
-    files: list[Path] = []
+def shard_gaps(logs: Sequence[LogInfo]) -> list[str]:
+    """One line per sharded run (same task, model and arguments but the shard) with a shard that
+    holds samples but has no log here, or whose logs are of different splits. Each shard's own
+    log is checked like any other (`Completeness`)."""
+    groups: dict[str, list[tuple[Shard, LogInfo]]] = defaultdict(list)
+    for log in logs:
+        try:
+            shard = Shard.parse(log.metadata["shard"]) if log.metadata.get("shard") else None
+        except ValueError:  # not written by this package's tasks: an ordinary log
+            shard = None
+        if shard is not None:
+            args = {k: v for k, v in log.task_args.items() if k != "shard"}
+            key = json.dumps([log.task, log.model, args], sort_keys=True, default=str)
+            groups[key].append((shard, log))
+    notes = []
+    for parts in groups.values():
+        shards = {shard for shard, _ in parts}
+        counts = sorted({shard.count for shard in shards})
+        first = parts[0][1]
+        task = str(first.task_args.get("flow") or first.task)
+        if len(counts) > 1:
+            splits = ", ".join(f"{c} shards" for c in counts)
+            notes.append(f"{task}: logs of different splits ({splits}); run one split")
+            continue
+        sizes = list(first.metadata.get("shard_sizes") or [])
+        sizes += [1] * (counts[0] - len(sizes))  # sizes not recorded: every shard expected
+        present = {shard.index for shard in shards}
+        missing = [i for i in range(1, counts[0] + 1) if i not in present and sizes[i - 1] > 0]
+        if missing:
+            shown = ", ".join(f"{i}/{counts[0]} ({sizes[i - 1]} samples)" for i in missing)
+            notes.append(f"{task}: sharded run missing shard {shown}; run it or add its logs")
+    return notes
+
+
+Location = str  # a local path or a URL Inspect reads logs from (s3://bucket/prefix)
+
+
+def is_url(location: str) -> bool:
+    return "://" in location and not location.startswith("file://")
+
+
+def local_folder(location: Path | str) -> Path:
+    """Where a report about logs at `location` goes by default: the folder itself, the log's
+    folder, or the current folder for logs at a URL (a report is not written to a bucket)."""
+    text = os.fspath(location)
+    if is_url(text):
+        return Path.cwd()
+    path = Path(text.removeprefix("file://"))
+    return path if path.is_dir() else path.parent
+
+
+def _remote_files(location: str) -> list[str]:
+    """Log files at a URL: the file itself, or every log under the folder (Inspect's listing)."""
+    try:
+        fs, root = fsspec.core.url_to_fs(location)
+        if fs.isfile(root):
+            return [location]
+        if not fs.isdir(root):
+            raise LogReadError(f"{location}: no such log file or folder")
+        found = [info.name for info in list_eval_logs(location)]
+    except LogReadError:
+        raise
+    except Exception as err:  # fsspec and s3fs raise many kinds (credentials, endpoint, bucket)
+        detail = " ".join(str(err).split())[:200] or type(err).__name__
+        raise LogReadError(f"{location}: cannot list logs there ({detail})") from err
+    if not found:
+        raise LogReadError(f"{location}: no Inspect logs in this folder")
+    return sorted(found)
+
+
+def log_files(paths: Sequence[Path | str]) -> list[Location]:
+    """Every log file named or under a named folder or URL; a location with no log is an error."""
+    files: list[Location] = []
     for raw in paths:
-        path = Path(raw)
+        text = os.fspath(raw)
+        if is_url(text):
+            files.extend(_remote_files(text))
+            continue
+        path = Path(text.removeprefix("file://"))
         if path.is_dir():
-            found = [Path(info.name.removeprefix("file://")) for info in list_eval_logs(str(path))]
+            found = [info.name.removeprefix("file://") for info in list_eval_logs(str(path))]
             if not found:
                 raise LogReadError(f"{path}: no Inspect logs in this folder")
             files.extend(sorted(found))
         elif path.is_file():
-            files.append(path)
+            files.append(str(path))
         else:
             raise LogReadError(f"{path}: no such log file or folder")
     return list(dict.fromkeys(files))
@@ -230,9 +318,10 @@ def _run_key(log: EvalLog) -> str:
     )
 
 
-def latest_per_run(logs: list[tuple[Path, EvalLog]]) -> list[tuple[Path, EvalLog]]:
-    """The newest finished log of each (task, model, arguments), else the newest of any status."""
-    groups: dict[str, list[tuple[Path, EvalLog]]] = defaultdict(list)
+def latest_per_run(logs: list[tuple[Location, EvalLog]]) -> list[tuple[Location, EvalLog]]:
+    """The newest finished log of each (task, model, arguments), else the newest of any status.
+    Shards differ in their arguments, so each shard of a sweep keeps its own newest log."""
+    groups: dict[str, list[tuple[Location, EvalLog]]] = defaultdict(list)
     for item in logs:
         groups[_run_key(item[1])].append(item)
     kept = []
@@ -243,21 +332,23 @@ def latest_per_run(logs: list[tuple[Path, EvalLog]]) -> list[tuple[Path, EvalLog
     return sorted(kept, key=lambda item: (item[1].eval.model, item[1].eval.task, str(item[0])))
 
 
-def read_log(path: Path, header_only: bool = False) -> EvalLog:
-    """One log; a file that is not a readable Inspect log (zero bytes, truncated, corrupt, another
-    kind of file, no permission) is a LogReadError naming it, never a traceback."""
+def read_log(path: Path | Location, header_only: bool = False) -> EvalLog:
+    """One log, local or at a URL; a file that is not a readable Inspect log (zero bytes,
+    truncated, corrupt, another kind of file, no permission) is a LogReadError naming it, never
+    a traceback."""
     try:
-        return read_eval_log(str(path), header_only=header_only)
+        return read_eval_log(os.fspath(path), header_only=header_only)
     except Exception as err:  # Inspect raises many kinds (zip, JSON, pydantic, OS errors)
         detail = " ".join(str(err).split())[:200] or type(err).__name__
-        if path.is_file() and path.stat().st_size == 0:
+        local = None if is_url(os.fspath(path)) else Path(path)
+        if local is not None and local.is_file() and local.stat().st_size == 0:
             detail = "the file is empty"
         raise LogReadError(
             f"{path}: not a readable Inspect log ({detail}); re-run it or remove it"
         ) from err
 
 
-def read_logs(paths: Sequence[Path | str], latest: bool = True) -> list[tuple[Path, EvalLog]]:
+def read_logs(paths: Sequence[Path | str], latest: bool = True) -> list[tuple[Location, EvalLog]]:
     """Logs with their samples; with `latest`, one per (task, model, arguments)."""
     files = log_files(paths)
     headers = [(path, read_log(path, header_only=True)) for path in files]
@@ -356,7 +447,7 @@ def completeness(log: EvalLog) -> Completeness:
     return Completeness(status=log.status, expected=planned, present=present)
 
 
-def log_info(path: Path, log: EvalLog) -> LogInfo:
+def log_info(path: Path | Location, log: EvalLog) -> LogInfo:
     spec = log.eval
     return LogInfo(
         path=str(path),
@@ -373,7 +464,9 @@ def log_info(path: Path, log: EvalLog) -> LogInfo:
     )
 
 
-def case_results(path: Path, log: EvalLog, scorer: str = SCORER) -> dict[str, CaseResult]:
+def case_results(
+    path: Path | Location, log: EvalLog, scorer: str = SCORER
+) -> dict[str, CaseResult]:
     cases: dict[str, CaseResult] = {}
     for sample in sorted_samples(log):
         sample_id = str(sample.id)
@@ -393,8 +486,9 @@ def case_results(path: Path, log: EvalLog, scorer: str = SCORER) -> dict[str, Ca
     return cases
 
 
-def results_by_model(logs: list[tuple[Path, EvalLog]]) -> dict[str, RunResults]:
-    """Each model's run: its logs' cases merged (a case id in two logs: the newer log wins)."""
+def results_by_model(logs: Sequence[tuple[Path | Location, EvalLog]]) -> dict[str, RunResults]:
+    """Each model's run: its logs' cases merged (a sweep's shards, a set's flows; a case id in
+    two logs: the newer log wins)."""
     runs: dict[str, RunResults] = {}
     for path, log in sorted(logs, key=lambda item: item[1].eval.created):
         run = runs.setdefault(log.eval.model, RunResults(log.eval.model, [], {}))
