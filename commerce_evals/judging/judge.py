@@ -177,11 +177,12 @@ class CaseJudgement:
         for v in self.verdicts:
             where = f"rubric/{v.dimension}"
             if v.status == "fail":
-                lines.append(f"FAIL {where}: {_short(v.critique)}")
+                lines.append(f"FAIL {where}: {v.critique.strip()}")
             elif v.status == "pass":
-                lines.append(f"pass {where}{' (cached)' if v.cached else ''}")
+                cached = " (cached)" if v.cached else ""
+                lines.append(f"pass {where}{cached}: {v.critique.strip()}".rstrip(": "))
             elif v.status == "unknown":
-                lines.append(f"UNKNOWN {where}: needs a person, not a pass: {_short(v.critique)}")
+                lines.append(f"UNKNOWN {where}: needs a person, not a pass: {v.critique.strip()}")
             elif v.status == "judge_failed":
                 lines.append(f"JUDGE FAILED {where} (not an agent failure): {v.reason}")
             else:
