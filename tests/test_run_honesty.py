@@ -120,7 +120,7 @@ def test_diff_lists_passing_cases_that_lost_their_verdict(grader: str | None) ->
         f"Needs review in NEW (the judge did not settle it: not a pass) ({len(RUBRIC_CASES)})"
         in out
     )
-    assert f"LOST VERDICT: {len(RUBRIC_CASES)} passing case(s)" in out
+    assert f"LOST VERDICT: {len(RUBRIC_CASES)} passing cases without a verdict" in out
     assert all(case_id in out for case_id in RUBRIC_CASES)
     assert "No case regressed" not in out
 
@@ -173,7 +173,7 @@ def test_diff_with_allow_partial_names_the_run_and_the_missing_cases() -> None:
     assert "NEW is partial: checkout: cancelled" in out and "PARTIAL" in out
     missing = len(SUBSET) - len(CANCELLED_KEEPS)
     assert f"Only in BASE (missing from NEW) ({missing})" in out
-    assert "REGRESSED: 2 case(s): checkout-001-cart-seen-product, checkout-017" in out
+    assert "REGRESSED: 2 cases: checkout-001-cart-seen-product, checkout-017" in out
 
 
 def test_diff_refuses_runs_that_share_no_case_even_with_allow_partial() -> None:

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from commerce_evals.commands._output import die
 from commerce_evals.judging.calibration import (
     DimensionReport,
     HumanLabel,
@@ -25,6 +26,7 @@ from commerce_evals.judging.calibration import (
 )
 from commerce_evals.judging.labels import LabelFileError, read_labels
 from commerce_evals.judging.records import JudgedItem, read_judged
+from commerce_evals.runs.logs import LogReadError, log_files
 
 
 def one_judge(
@@ -110,7 +112,8 @@ def kappa_table(reports: list[DimensionReport]) -> Table | None:
 
 def calibrate(
     logs: Annotated[
-        list[Path], typer.Argument(exists=True, dir_okay=False, help="Judged .eval logs.")
+        list[Path],
+        typer.Argument(exists=True, help="Judged .eval logs, or folders of them."),
     ],
     labels: Annotated[
         Path, typer.Option("--labels", exists=True, help="Labels file (JSONL or YAML).")
@@ -139,7 +142,10 @@ def calibrate(
         for problem in err.problems:
             console.print(f"[red]{escape(problem)}[/red]", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from err
-    items = read_judged(logs)
+    try:
+        items = read_judged(log_files(logs))  # a folder, as diff, gate and compare accept
+    except LogReadError as err:
+        die(str(err))
     by_dimension_labels: dict[str, list[HumanLabel]] = defaultdict(list)
     for index, label in enumerate(all_labels):
         by_dimension_labels[label.dimension].append(

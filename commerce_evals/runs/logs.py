@@ -405,8 +405,11 @@ def results_by_model(logs: list[tuple[Path, EvalLog]]) -> dict[str, RunResults]:
     return dict(sorted(runs.items()))
 
 
-def load_run(paths: Sequence[Path | str], model: str | None = None) -> RunResults:
-    """One run (one model) from log files or folders; `model` picks one out of a sweep."""
+def load_run(
+    paths: Sequence[Path | str], model: str | None = None, flag: str = "--model"
+) -> RunResults:
+    """One run (one model) from log files or folders; `model` picks one out of a sweep, and
+    `flag` is the command's option that does so (named when the logs hold several models)."""
     runs = results_by_model(read_logs(paths))
     where = ", ".join(str(p) for p in paths)
     if model is not None:
@@ -415,7 +418,7 @@ def load_run(paths: Sequence[Path | str], model: str | None = None) -> RunResult
         return runs[model]
     if len(runs) != 1:
         raise LogReadError(
-            f"{where}: logs of {len(runs)} models ({', '.join(runs)}); pick one with --model"
+            f"{where}: logs of {len(runs)} models ({', '.join(runs)}); pick one with {flag}"
         )
     return next(iter(runs.values()))
 
