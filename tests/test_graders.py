@@ -371,6 +371,7 @@ def test_the_run_keeps_changed_tables_and_the_tables_graders_read() -> None:
         {"memory_not_contains": ["x"], "state": {"unchanged": ["orders"]}}
     )
     run.keep_for_grading(tables_read(expected))
-    assert run.start == {"cart": []}
+    # before and after, so a reader of the log sees those tables as they began
+    assert run.start == {"cart": [], "memory": [], "orders": [{"id": "O-1"}]}
     assert set(run.end) == {"cart", "memory", "orders"}
     assert verdict(expected.model_dump(exclude_defaults=True), run)
