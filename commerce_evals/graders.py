@@ -255,7 +255,10 @@ def cart_contains(lines: list[CartLine], ctx: GradeContext) -> Verdict:
 def cart_item_count(count: int, ctx: GradeContext) -> Verdict:
     cart = _table(ctx, "cart")
     if len(cart) != count:
-        return False, f"expected {count} cart line{'s' * (count != 1)}; found {len(cart)}: {_cart_text(cart)}"
+        return (
+            False,
+            f"expected {count} cart line{'s' * (count != 1)}; found {len(cart)}: {_cart_text(cart)}",
+        )
     return True, f"{count} cart lines"
 
 
