@@ -193,13 +193,13 @@ def test_compare_marks_partial_and_narrower_runs_in_tables_and_charts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     drawn: list[list[str]] = []
-    real = compare_report.grouped_bars
+    real = compare_report.interval_chart
 
-    def spy(frame, *args, **kwargs):  # type: ignore[no-untyped-def]
-        drawn.append([str(c) for c in frame.columns])
-        return real(frame, *args, **kwargs)
+    def spy(rows, *args, **kwargs):  # type: ignore[no-untyped-def]
+        drawn.append([str(m) for m in rows["model"]])
+        return real(rows, *args, **kwargs)
 
-    monkeypatch.setattr(compare_report, "grouped_bars", spy)
+    monkeypatch.setattr(compare_report, "interval_chart", spy)
     paths = [sweep_dir(), cancelled_log(), other_flow_log()]
     comparison = build_comparison(paths, load_prices(None))
     cancelled = comparison.label("commerce/flawed-cancelled")

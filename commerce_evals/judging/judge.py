@@ -102,6 +102,9 @@ class DimensionVerdict:
     called: bool = False
     cached: bool = False
     reply: str = ""
+    # the judge call's tokens, input and output; a cache hit carries the tokens of the call it
+    # replays, so a report can count the judging a run needed whether or not it was paid again
+    tokens: tuple[int, int] = (0, 0)
 
     def as_metadata(self) -> dict[str, Any]:
         return {
@@ -112,6 +115,8 @@ class DimensionVerdict:
             "reason": self.reason,
             "called": self.called,
             "cached": self.cached,
+            "input_tokens": self.tokens[0],
+            "output_tokens": self.tokens[1],
             **(self.fingerprint.as_metadata() if self.fingerprint else {"fingerprint": None}),
             **({"reply": self.reply[:2000]} if self.status == "judge_failed" else {}),
         }
@@ -262,6 +267,8 @@ async def judge_dimension(
         )
     cached = _was_cache_read(prompt)
     reply = output.completion or ""
+    usage = output.usage
+    tokens = (usage.input_tokens, usage.output_tokens) if usage else (0, 0)
     if output.stop_reason == "content_filter":
         return DimensionVerdict(
             dimension.name,
@@ -271,6 +278,7 @@ async def judge_dimension(
             called=True,
             cached=cached,
             reply=reply,
+            tokens=tokens,
         )
     parsed = parse_verdict(reply, settings.answer)
     if parsed is None:
@@ -282,6 +290,7 @@ async def judge_dimension(
             called=True,
             cached=cached,
             reply=reply,
+            tokens=tokens,
         )
     return DimensionVerdict(
         dimension.name,
@@ -291,6 +300,7 @@ async def judge_dimension(
         fingerprint=stamp,
         called=True,
         cached=cached,
+        tokens=tokens,
     )
 
 
