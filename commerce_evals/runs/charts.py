@@ -140,7 +140,8 @@ def trend_lines(
     data = table.astype(float)
     if data.empty or data.isna().all().all():
         return None
-    fig, ax = plt.subplots(figsize=(max(7.0, 1.1 * len(data.index)), 4.5))
+    # room on the right for the legend, whose judge-split names are long
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.1 * len(data.index)) + 4.5, 4.5))
     x = list(range(len(data.index)))
     width = 0.25 / max(1, len(data.columns))
     for c_index, column in enumerate(data.columns):
@@ -170,7 +171,11 @@ def trend_lines(
     ax.set_xticks(x, [str(i) for i in data.index])
     ax.set_ylim(-0.05, 1.05)
     ax.set_ylabel("pass rate (Pass / (Pass + Fail))")
-    ax.set_title(title + ("; bars: 95% Wilson interval" if settled is not None else ""))
+    ax.set_title(title)
+    if settled is not None:
+        ax.set_xlabel("bars: 95% Wilson interval; n: Pass + Fail verdicts behind the point")
+    if len(x) == 1:
+        ax.set_xlim(-0.5, 0.5)
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.grid(alpha=0.3)
     for label in ax.get_xticklabels():
