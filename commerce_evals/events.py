@@ -116,9 +116,9 @@ class Run(BaseModel):
     """Everything a case's graders read: the turns' events and the state before and after.
 
     `end` holds the tables after the last turn, `start` the tables as they were before the first.
-    The solver keeps, in `end`, the tables that changed and those the case's graders read, and in
-    `start` only the tables that changed (a table missing from `start` ended as it began): a large
-    fixture's untouched tables stay out of every sample's log.
+    The solver keeps, in both, the tables that changed and those the case's graders read (a table
+    missing from `start` ended as it began): a large fixture's other tables stay out of every
+    sample's log.
     """
 
     turns: list[Turn] = Field(default_factory=list)
@@ -132,10 +132,12 @@ class Run(BaseModel):
         return [t for t in {**self.start, **self.end} if self.start_table(t) != self.end.get(t, [])]
 
     def keep_for_grading(self, read: set[str]) -> None:
-        """Keep what graders need: changed tables (before and after) and the tables they read."""
-        changed = set(self.changed_tables())
-        self.start = {t: rows for t, rows in self.start.items() if t in changed}
-        self.end = {t: rows for t, rows in self.end.items() if t in changed or t in read}
+        """Keep the tables that matter, before and after: those that changed and those the
+        graders read (so a reader of the log sees a cart that held two items as it began, not an
+        empty `start`); the rest of the world is dropped from the log."""
+        keep = set(self.changed_tables()) | read
+        self.start = {t: rows for t, rows in self.start.items() if t in keep}
+        self.end = {t: rows for t, rows in self.end.items() if t in keep}
 
     @property
     def graded(self) -> Turn:

@@ -11,6 +11,7 @@ from typing import Any
 
 from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.log import HeadlineMetric
 from inspect_ai.scorer import Scorer
 
 from commerce_evals.agent import DEFAULT_MAX_ROUNDS, SESSION_VARIABLES, commerce_agent
@@ -325,6 +326,10 @@ def flow_task(
             *(extra(profile.roles()) for extra in extra_scorers),
         ],
         epochs=Epochs(epochs, ["mean", "pass_hat_k"]),
+        # the progress line and the log listing show this one figure: the final `passed` rate
+        headline_metric=HeadlineMetric(
+            scorer="commerce_case", score="passed", reducer="mean", metric="accuracy"
+        ),
         # A provider failure is recorded on its sample (and `inspect eval-retry` re-runs it); it
         # is kept apart from agent failures and never ends the whole eval.
         fail_on_error=False,

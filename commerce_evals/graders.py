@@ -258,7 +258,10 @@ def cart_contains(lines: list[CartLine], ctx: GradeContext) -> Verdict:
 def cart_item_count(count: int, ctx: GradeContext) -> Verdict:
     cart = _table(ctx, "cart")
     if len(cart) != count:
-        return False, f"expected {count} cart lines; found {len(cart)}: {_cart_text(cart)}"
+        return (
+            False,
+            f"expected {count} cart line{'s' * (count != 1)}; found {len(cart)}: {_cart_text(cart)}",
+        )
     return True, f"{count} cart lines"
 
 
@@ -315,7 +318,7 @@ def reply_includes(needles: list[str], ctx: GradeContext) -> Verdict:
     reply = ctx.run.graded.reply()
     missing = [n for n in needles if n.casefold() not in reply.casefold()]
     if missing:
-        return False, f"reply lacks {missing}; reply: {_clip(reply)}"
+        return False, f"reply lacks {_texts(missing)}; reply: {_clip(reply)}"
     return True, "reply holds every expected string"
 
 
@@ -323,7 +326,7 @@ def reply_omits(needles: list[str], ctx: GradeContext) -> Verdict:
     replies = ctx.run.all_replies()
     present = [n for n in needles if n.casefold() in replies.casefold()]
     if present:
-        return False, f"a reply said {present}, which no reply may"
+        return False, f"a reply said {_texts(present)}, which no reply may"
     return True, "no reply said an excluded string"
 
 
@@ -331,7 +334,7 @@ def reply_matches(patterns: list[str], ctx: GradeContext) -> Verdict:
     reply = ctx.run.graded.reply()
     missing = [p for p in patterns if not re.search(p, reply, re.IGNORECASE)]
     if missing:
-        return False, f"reply matches none of {missing}; reply: {_clip(reply)}"
+        return False, f"reply matches none of {_texts(missing)}; reply: {_clip(reply)}"
     return True, "reply matches every expected pattern"
 
 
@@ -339,13 +342,22 @@ def reply_not_matches(patterns: list[str], ctx: GradeContext) -> Verdict:
     replies = ctx.run.all_replies()
     hits = [p for p in patterns if re.search(p, replies, re.IGNORECASE)]
     if hits:
-        return False, f"a reply matched {hits}, which no reply may"
+        return False, f"a reply matched {_texts(hits)}, which no reply may"
     return True, "no reply matched an excluded pattern"
 
 
 def _clip(text: str, limit: int = 160) -> str:
     text = " ".join(text.split())
-    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+    return _quoted(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def _quoted(text: str) -> str:
+    """In quotes as written: repr() would double every backslash of a pattern like `\\d+`."""
+    return f'"{text}"'
+
+
+def _texts(items: list[str]) -> str:
+    return ", ".join(_quoted(item) for item in items)
 
 
 def state(expect: StateExpect, ctx: GradeContext) -> Verdict:

@@ -25,7 +25,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info, registry_lookup
+from inspect_ai._util.registry import (
+    RegistryInfo,
+    registry_add,
+    registry_info,
+    registry_lookup,
+    registry_tag,
+)
 from inspect_ai.scorer import (
     Metric,
     SampleScore,
@@ -35,12 +41,12 @@ from inspect_ai.scorer import (
     Target,
     accuracy,
     grouped,
-    metric,
     pass_k,
     score_reducer,
     scorer,
     stderr,
 )
+from inspect_ai.scorer._metric import metric_register
 from inspect_ai.solver import TaskState
 from inspect_ai.util import store_as
 
@@ -56,22 +62,46 @@ PARTS = ("outcome", "path", "calls", "rubric")
 NAN = float("nan")
 
 
-@metric
+def short_metric(name: str) -> Callable[[Callable[[], Metric]], Callable[[], Metric]]:
+    """Register a metric under a short name with no package prefix.
+
+    Inspect 0.3.285 lays its end-of-run metric table out four scores to a row, each a two-column
+    table of "metric name, value", so at 80 columns a name gets about 12 characters before it is
+    cut with an ellipsis. A dict-valued metric's rows are named `<registered name>_<key>`, and
+    `@metric` registers ours as `commerce_evals/<name>`, which leaves every row reading
+    `commerce_eva…`. Registered under a short bare name (`pri`, `dif`, `n`, `count`), the rows read
+    `pri_critical`, `dif_hard`, `n_pass`: distinct within the first few characters. Inspect finds
+    bare names in its registry first, so `inspect score` rebuilds them from the log.
+    """
+
+    def register(metric_type: Callable[[], Metric]) -> Callable[[], Metric]:
+        def factory() -> Metric:
+            made = metric_type()
+            registry_tag(metric_type, made, RegistryInfo(type="metric", name=name))
+            return made
+
+        return metric_register(factory, name)
+
+    return register
+
+
+@short_metric("pri")
 def by_priority() -> Metric:
-    """Pass rate per priority (Inspect's grouped(), named so it can sit beside by_difficulty)."""
+    """Pass rate per priority (Inspect's grouped()): rows `pri_critical`, `pri_high`, ..."""
     return grouped(accuracy(), "priority", all=False, name_template="{group_name}")
 
 
-@metric
+@short_metric("dif")
 def by_difficulty() -> Metric:
     return grouped(accuracy(), "difficulty", all=False, name_template="{group_name}")
 
 
-@metric
+@short_metric("n")
 def verdicts() -> Metric:
-    """Judge verdicts by status, judge calls made, and how many of them the cache answered."""
+    """Judge verdicts by status, judge calls made, and how many of them the cache answered, as
+    whole numbers (rows `n_pass`, `n_fail`, ..., `n_calls`, `n_cached`)."""
 
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
+    def compute(scores: list[SampleScore]) -> dict[str, int]:
         counts: Counter[str] = Counter()
         for sample_score in scores:
             judge = (sample_score.score.metadata or {}).get("judge") or {}
@@ -79,40 +109,104 @@ def verdicts() -> Metric:
                 counts[verdict["status"]] += 1
                 counts["calls"] += bool(verdict.get("called"))
                 counts["cached"] += bool(verdict.get("cached"))
-        return {key: float(counts[key]) for key in (*STATUSES, "calls", "cached")}
+        return {key: counts[key] for key in (*STATUSES, "calls", "cached")}
 
     return compute
 
 
-@metric
+@short_metric("count")
 def count() -> Metric:
-    """How many samples have the value 1 (needs_review: cases a person must look at). A dict, so
-    the metric shows as `count` rather than under its registry name."""
+    """How many samples have the value 1 (needs_review: cases a person must look at), a whole
+    number (the progress line and the viewer print it as one; Inspect's end-of-run table prints
+    every metric with three decimals)."""
 
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return {"count": float(sum(s.score.as_float() == 1.0 for s in scores))}
+    def compute(scores: list[SampleScore]) -> int:
+        return sum(s.score.as_float() == 1.0 for s in scores)
 
     return compute
+
+
+# pass^k is reported under its own keys (`passed^k`, ...) so its block in the terminal, the
+# viewer and the log says what it is; only the verdicts and parts have a pass^k.
+PASS_HAT_K_KEYS = ("passed", "passed_code", "outcome", "path", "calls", "rubric")
+
+
+def hat_k(key: str) -> str:
+    return f"{key}^k"
 
 
 def part_metrics() -> dict[str, list[Metric]]:
+    """Metrics per score key. Keys are matched as globs against the first reduced sample of each
+    epoch reducer (Inspect's rule), so the mean's keys and pass^k's keys each find their own."""
+    passed = [accuracy(), stderr(), by_priority(), by_difficulty()]
     return {
-        "passed": [accuracy(), stderr(), by_priority(), by_difficulty()],
+        "passed": passed,
         "passed_code": [accuracy()],
         "needs_review": [count()],
         **{part: [accuracy()] for part in PARTS},
         "judged": [accuracy(), verdicts()],
+        hat_k("passed"): passed,
+        **{hat_k(key): [accuracy()] for key in PASS_HAT_K_KEYS[1:]},
     }
 
 
 @score_reducer(name="pass_hat_k")
 def pass_hat_k() -> ScoreReducer:
-    """pass^k with k = the number of epochs run: a case counts only if every epoch passed."""
+    """pass^k with k = the number of epochs run: a case counts only if every epoch passed.
+    The verdict and part keys come back as `passed^k`, `outcome^k`, ... (see PASS_HAT_K_KEYS)."""
 
     def reduce(scores: list[Score]) -> Score:
-        return pass_k(len(scores))(scores)
+        reduced = pass_k(len(scores))(scores)
+        if not isinstance(reduced.value, dict):
+            return reduced
+        values = {hat_k(key): reduced.value[key] for key in PASS_HAT_K_KEYS if key in reduced.value}
+        return reduced.model_copy(update={"value": values})
 
     return reduce
+
+
+# The order the viewer shows a score's values in: the verdict first, then what it is made of.
+VALUE_ORDER = ("passed", "passed_code", "needs_review", *PARTS, "judged")
+
+
+def ordered(values: dict[str, float]) -> dict[str, float]:
+    return {key: values[key] for key in VALUE_ORDER if key in values}
+
+
+def verdict_line(
+    values: dict[str, float], grades: list[Grade], judgement: CaseJudgement | None
+) -> str:
+    """The explanation's first line: PASS, FAIL on which keys, NEEDS REVIEW, or NOT ASSERTED."""
+    failed = [f"{g.part}/{g.key}" for g in grades if not g.passed]
+    if judgement:
+        failed += [f"rubric/{v.dimension}" for v in judgement.verdicts if v.status == "fail"]
+    if failed:
+        return f"FAIL on {', '.join(failed)}"
+    if values.get("needs_review") == 1.0:
+        unsettled = [
+            f"rubric/{v.dimension} ({v.status})"
+            for v in (judgement.verdicts if judgement else [])
+            if v.status not in ("pass", "fail")
+        ]
+        return f"NEEDS REVIEW: code parts passed; not settled: {', '.join(unsettled) or 'rubric'}"
+    if values.get("passed") == 1.0:
+        return "PASS (code only: judge=off)" if judgement and judgement.off else "PASS"
+    return "NOT ASSERTED: the case checks nothing this run did"
+
+
+def parts_line(values: dict[str, float], judgement: CaseJudgement | None) -> str:
+    """Each part as pass, FAIL, not settled (by the judge) or not asserted, so a NaN among the
+    values reads as what it means."""
+
+    def word(part: str) -> str:
+        value = values[part]
+        if not math.isnan(value):
+            return "pass" if value == 1.0 else "FAIL"
+        if part == "rubric" and judgement and judgement.verdicts:
+            return "not judged (judge=off)" if judgement.off else "not settled"
+        return "not asserted"
+
+    return "parts: " + ", ".join(f"{part} {word(part)}" for part in PARTS)
 
 
 def explain(grades: list[Grade], notes: list[str]) -> str:
@@ -264,14 +358,20 @@ def commerce_case(
         )
         values["rubric"] = judgement.value if judgement else NAN
         values["judged"] = judgement.judged if judgement and not judgement.off else NAN
-        values.update(overall_verdict(values, judgement))
+        values = ordered(values | overall_verdict(values, judgement))
         failed = [g.key for g in grades if not g.passed]
         if judgement:
             failed.extend(judgement.failed_keys())
         return Score(
             value=values,
             answer=run.graded.reply()[:500],
-            explanation=explain(grades, rubric_notes(judgement, values)),
+            explanation="\n".join(
+                [
+                    verdict_line(values, grades, judgement),
+                    parts_line(values, judgement),
+                    explain(grades, rubric_notes(judgement, values)),
+                ]
+            ),
             metadata={
                 "failed_keys": failed,
                 "grades": [

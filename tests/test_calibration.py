@@ -240,6 +240,26 @@ def test_calibrate_prints_the_hand_computed_numbers(
     assert "3 Unknown verdicts, 1 labelled but judged Unknown" in result.output
 
 
+def test_calibrate_takes_a_folder_of_logs_as_the_other_commands_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    labels = tmp_path / "labels.jsonl"
+    write_labels(labels, hand_labels())
+    fake_judged(monkeypatch, hand_verdicts())
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "run.eval").write_text("")
+    args = ["calibrate", "--labels", str(labels), str(folder), "--test-fraction", "1"]
+    result = CliRunner().invoke(app, args, terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert "0.615" in result.output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    args = ["calibrate", "--labels", str(labels), str(empty)]
+    result = CliRunner().invoke(app, args, terminal_width=200)
+    assert result.exit_code == 2 and "no Inspect logs in this folder" in result.output
+
+
 def test_calibrate_refuses_with_a_clear_message(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -83,3 +83,26 @@ def test_every_case_names_its_niche_and_has_a_counterexample() -> None:
     assert len(CASES) >= 28
     assert [case.id for case in CASES if not case.niche] == []
     assert [case.id for case in RUNNABLE if not case.counterexamples] == []
+
+
+# ---- what the viewer shows first ----------------------------------------------------------------
+
+
+def test_passed_is_the_first_score_value_and_the_explanation_opens_with_the_verdict(
+    reference_samples: dict[str, EvalSample], counterexample_samples: dict[str, EvalSample]
+) -> None:
+    for sample in [*reference_samples.values(), *counterexample_samples.values()]:
+        score = case_score(sample)
+        if not isinstance(score.value, dict):
+            continue  # a skipped case is unscored
+        assert list(score.value)[:3] == ["passed", "passed_code", "needs_review"]
+        first, second = score.explanation.splitlines()[:2]
+        assert second.startswith("parts: outcome ")
+        if score.value["passed"] == 1.0:
+            assert first == "PASS", first
+        elif score.value["needs_review"] == 1.0:
+            assert first.startswith("NEEDS REVIEW: "), first
+        else:
+            assert first.startswith("FAIL on "), first
+            for key in score.metadata["failed_keys"]:
+                assert f"/{key}" in first, (key, first)

@@ -129,10 +129,48 @@ def test_price_table_patterns_and_unknown_models(tmp_path: Path) -> None:
         load_prices(bad)
 
 
+def test_judge_tokens_needed_count_cache_hits_too(comparison: Comparison) -> None:
+    # every model's verdicts are read off the log, so a model whose judge calls all came from
+    # the cache (0 paid tokens) still shows the judging it needed, and how much was cached
+    usage = comparison.usage
+    for model in MODELS:
+        row = usage.loc[model]
+        assert row["judge_calls"] > 0 and row["judge_all_input"] > 0, model
+        assert row["judge_all_input"] >= row["judge_input"]
+        paid_nothing = row["judge_input"] == 0
+        assert (row["judge_cached"] == row["judge_calls"]) == paid_nothing, model
+        assert row["judge_all_input"] - row["judge_cached_input"] <= row["judge_input"]
+
+
+def test_pass_hat_k_and_failure_reasons_per_model(comparison: Comparison) -> None:
+    # flawed-a fails two cases every epoch and one in one epoch: pass^k counts all three out
+    assert comparison.pass_hat_k("commerce/flawed-a") == (
+        len(SUBSET) - len(A_FAIL) - len(A_FLAKY),
+        len(SUBSET),
+    )
+    assert comparison.pass_hat_k("commerce/reference") == (len(SUBSET), len(SUBSET))
+    reasons = comparison.failure_reasons("commerce/flawed-a")
+    assert {case for case, _, _ in reasons} == set(A_FAIL) | set(A_FLAKY)
+    assert all("/" in key and reason and "\n" not in reason for _, key, reason in reasons)
+    assert comparison.failure_reasons("commerce/reference") == []
+
+
+def test_wilson_interval_by_hand() -> None:
+    from commerce_evals.runs.stats import wilson
+
+    low, high = wilson(5, 10) or (0, 0)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    low, high = wilson(0, 3) or (1, 1)
+    assert low == 0.0 and high == pytest.approx(0.5615, abs=1e-4)  # not zero-width at 0/n
+    assert wilson(0, 0) is None
+
+
 def test_report_and_charts_are_written(report: tuple[Path, str]) -> None:
     out, terminal = report
     text = (out / "compare.md").read_text()
     assert "## Failure sets side by side" in text
+    assert "## Why cases failed, per model" in text and "pass^k (cases)" in text
+    assert "95% CI" in text and "judge in / out needed (cache hits too)" in text
     for name in ("pass_rates.png", "priorities.png", "dimensions.png", "tokens.png"):
         data = (out / name).read_bytes()
         assert data.startswith(PNG) and len(data) > 5_000, name

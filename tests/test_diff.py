@@ -64,7 +64,7 @@ def test_cli_between_two_log_files_prints_reasons_and_exits_1() -> None:
     assert "cart_item_count (outcome):" in out
     assert "McNemar (exact binomial, b + c = 2 < 25)" in out
     assert "within noise" in out
-    assert "REGRESSED: 2 case(s)" in out
+    assert "REGRESSED: 2 cases: " in out
 
 
 def test_cli_picks_models_out_of_one_sweep_folder_and_exits_0_when_nothing_regressed() -> None:
@@ -90,7 +90,8 @@ def test_cli_refuses_a_folder_of_several_models_without_a_choice() -> None:
     folder = str(sweep_dir())
     result = CliRunner().invoke(app, ["diff", folder, folder])
     assert result.exit_code == 2
-    assert "pick one with --model" in result.output
+    # diff's own flags, not the --model of gate and compare
+    assert "pick one with --base-model" in result.output
 
 
 def case(status_bits: list[bool | None], skipped: bool = False) -> CaseResult:

@@ -369,6 +369,13 @@ def test_reply_keys_read_what_a_component_told_the_person() -> None:
     assert not verdict({"reply_omits": ["out of stock"]}, run)
 
 
+def test_a_reason_shows_a_pattern_as_written_not_with_doubled_backslashes() -> None:
+    run = one_turn(reply("Your order has 3 items."))
+    [grade_] = [g for g in graded({"reply_matches": [r"order \#\d+"]}, run) if not g.passed]
+    assert r'reply matches none of "order \#\d+"' in grade_.reason, grade_.reason
+    assert "\\\\" not in grade_.reason
+
+
 def test_state_reads_a_start_that_keeps_only_the_tables_that_changed() -> None:
     end = {"orders": [{"id": "R-1"}], "refunds": [{"order_id": "R-1"}]}
     run = one_turn(start={"refunds": []}, end=end)  # orders did not change, so start omits it
@@ -387,6 +394,7 @@ def test_the_run_keeps_changed_tables_and_the_tables_graders_read() -> None:
         {"memory_not_contains": ["x"], "state": {"unchanged": ["orders"]}}
     )
     run.keep_for_grading(tables_read(expected))
-    assert run.start == {"cart": []}
+    # before and after, so a reader of the log sees those tables as they began
+    assert run.start == {"cart": [], "memory": [], "orders": [{"id": "O-1"}]}
     assert set(run.end) == {"cart", "memory", "orders"}
     assert verdict(expected.model_dump(exclude_defaults=True), run)

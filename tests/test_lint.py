@@ -110,7 +110,7 @@ def test_command_exits_nonzero_naming_file_case_and_rule() -> None:
     assert result.exit_code == 1
     shown = os.path.relpath(path)
     assert f"{shown}: case discovery-905-budget-below-reference: [max-tool-calls]" in result.output
-    assert "1 problems" in result.output
+    assert "1 case in 1 file, 1 problem" in result.output and "1 problems" not in result.output
 
 
 def test_command_passes_on_the_repository() -> None:

@@ -122,7 +122,7 @@ def test_diff_lists_passing_cases_that_lost_their_verdict(grader: str | None) ->
     assert (
         f"Needs review in NEW (the judge did not settle it: not a pass) ({len(unsettled)})" in out
     )
-    assert f"LOST VERDICT: {len(unsettled)} passing case(s)" in out
+    assert f"LOST VERDICT: {len(unsettled)} passing cases without a verdict" in out
     assert all(case_id in out for case_id in unsettled)
     assert "No case regressed" not in out
 
@@ -176,7 +176,7 @@ def test_diff_with_allow_partial_names_the_run_and_the_missing_cases() -> None:
     assert "NEW is partial: checkout: cancelled" in out and "PARTIAL" in out
     missing = len(SUBSET) - len(CANCELLED_KEEPS)
     assert f"Only in BASE (missing from NEW) ({missing})" in out
-    assert "REGRESSED: 2 case(s): checkout-001-cart-seen-product, checkout-017" in out
+    assert "REGRESSED: 2 cases: checkout-001-cart-seen-product, checkout-017" in out
 
 
 def test_diff_refuses_runs_that_share_no_case_even_with_allow_partial() -> None:
@@ -196,13 +196,13 @@ def test_compare_marks_partial_and_narrower_runs_in_tables_and_charts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     drawn: list[list[str]] = []
-    real = compare_report.grouped_bars
+    real = compare_report.interval_chart
 
-    def spy(frame, *args, **kwargs):  # type: ignore[no-untyped-def]
-        drawn.append([str(c) for c in frame.columns])
-        return real(frame, *args, **kwargs)
+    def spy(rows, *args, **kwargs):  # type: ignore[no-untyped-def]
+        drawn.append([str(m) for m in rows["model"]])
+        return real(rows, *args, **kwargs)
 
-    monkeypatch.setattr(compare_report, "grouped_bars", spy)
+    monkeypatch.setattr(compare_report, "interval_chart", spy)
     paths = [sweep_dir(), cancelled_log(), other_flow_log()]
     comparison = build_comparison(paths, load_prices(None))
     cancelled = comparison.label("commerce/flawed-cancelled")

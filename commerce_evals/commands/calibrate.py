@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from commerce_evals.commands._output import die
 from commerce_evals.judging.calibration import (
     DimensionReport,
     HumanLabel,
@@ -142,10 +143,9 @@ def calibrate(
             console.print(f"[red]{escape(problem)}[/red]", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from err
     try:
-        items = read_judged(logs)
+        items = read_judged(logs)  # files, folders or URLs, as diff, gate and compare accept
     except LogReadError as err:
-        console.print(f"[red]{escape(str(err))}[/red]", highlight=False, soft_wrap=True)
-        raise typer.Exit(2) from err
+        die(str(err))
     by_dimension_labels: dict[str, list[HumanLabel]] = defaultdict(list)
     for index, label in enumerate(all_labels):
         by_dimension_labels[label.dimension].append(

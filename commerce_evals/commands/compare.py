@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from commerce_evals.commands._output import console, die
-from commerce_evals.runs.formatting import cell, money, rate
+from commerce_evals.runs.formatting import cell, judge_tokens, money, rate
 from commerce_evals.runs.logs import PARTS, PRIORITIES, LogReadError, local_folder
 from commerce_evals.runs.prices import PriceFileError, load_prices
 
@@ -104,7 +104,8 @@ def print_comparison(out: Console, comparison: Comparison, show_all: bool) -> No
             "agent in/out",
             "agent cost",
             "grader",
-            "judge in/out",
+            "judge in/out paid",
+            "judge in/out needed (cache hits too)",
             "judge cost",
             "total",
         ):
@@ -116,6 +117,7 @@ def print_comparison(out: Console, comparison: Comparison, show_all: bool) -> No
                 money(r["agent_cost"], c.currency),
                 str(r["grader"]),
                 f"{int(r['judge_input']):,} / {int(r['judge_output']):,}",
+                judge_tokens(r),
                 money(r["judge_cost"], c.currency),
                 money(r["total_cost"], c.currency),
             )

@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from commerce_evals.commands._output import EXIT_FAILED, console, die
+from commerce_evals.commands._output import EXIT_FAILED, console, die, plural
 from commerce_evals.runs.diffing import (
     BUCKETS,
     CaseChange,
@@ -66,7 +66,8 @@ def describe_run(label: str, run: RunResults, paths: str) -> str:
     partial = "  PARTIAL" if run.partial else ""
     code_only = "  CODE-ONLY (judge=off)" if run.judge_off else ""
     return (
-        f"{label}  {run.model}  ({len(run.cases)} cases, {run.epochs} epoch(s); {tasks})  "
+        f"{label}  {run.model}  ({plural(len(run.cases), 'case')}, "
+        f"{plural(run.epochs, 'epoch')}; {tasks})  "
         f"{paths}{partial}{code_only}"
     )
 
@@ -146,7 +147,7 @@ def print_diff(out: Console, diff: Diff, alpha: float, limit: int, show_passing:
         print_bucket(out, diff, "still_passing", details=False, limit=limit)
     base_rate, new_rate = diff.pass_rates()
     out.print(
-        f"\npass^k over the {diff.test.shared} cases both runs scored: "
+        f"\npass^k over the {plural(diff.test.shared, 'case')} both runs scored: "
         f"{rate(base_rate)} -> {rate(new_rate)}",
         markup=False,
     )
@@ -155,20 +156,22 @@ def print_diff(out: Console, diff: Diff, alpha: float, limit: int, show_passing:
     only_base, only_new = diff.missing()
     if regressions:
         out.print(
-            f"REGRESSED: {len(regressions)} case(s): " + ", ".join(c.id for c in regressions),
+            f"REGRESSED: {plural(len(regressions), 'case')}: "
+            + ", ".join(c.id for c in regressions),
             style="bold red",
             markup=False,
         )
     if lost:
         out.print(
-            f"LOST VERDICT: {len(lost)} passing case(s) have no verdict in NEW: "
+            f"LOST VERDICT: {plural(len(lost), 'passing case')} without a verdict in NEW: "
             + ", ".join(c.id for c in lost),
             style="bold red",
             markup=False,
         )
     if not regressions and not lost:
         scope = (
-            f" among the {len(diff.changes) - len(only_base) - len(only_new)} cases both runs hold"
+            f" among the {plural(len(diff.changes) - len(only_base) - len(only_new), 'case')}"
+            " both runs hold"
             f" ({len(only_base)} missing from NEW, {len(only_new)} missing from BASE)"
             if only_base or only_new
             else ""
@@ -195,8 +198,8 @@ def diff_command(
 ) -> None:
     """Newly failing, fixed, still failing and flaky cases by priority, with McNemar's test."""
     try:
-        base_run = load_run([base], base_model)
-        new_run = load_run([new], new_model)
+        base_run = load_run([base], base_model, flag="--base-model")
+        new_run = load_run([new], new_model, flag="--new-model")
         check_case_sets(base_run, new_run, allow_partial)
     except (LogReadError, CaseSetMismatch) as err:
         die(str(err))

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from commerce_evals.cases import CaseFileError, sort_case_files
-from commerce_evals.commands._output import die
+from commerce_evals.commands._output import die, plural
 from commerce_evals.domains.base import DATASETS
 from commerce_evals.lint import RULES, Finding, check, load, waivers
 
@@ -72,7 +72,10 @@ def lint(
     for finding in findings:
         out.print(escape(render(finding)))
     files = len({c.path for c in run.cases})
-    summary = f"{len(run.cases)} cases in {files} files, {len(findings)} problems"
+    summary = (
+        f"{plural(len(run.cases), 'case')} in {plural(files, 'file')}, "
+        f"{plural(len(findings), 'problem')}"
+    )
     if findings:
         out.print(f"[red]{summary}[/red]")
         raise typer.Exit(1)

@@ -43,7 +43,9 @@ from commerce_evals.authoring.notes import (
     to_walk,
 )
 from commerce_evals.authoring.roles import CLUSTERER, RoleError, ask_each, bind, parse_role
+from commerce_evals.commands._output import die, plural
 from commerce_evals.commands.label import readable
+from commerce_evals.runs.logs import LogReadError, log_files
 
 Ask = Callable[[str], str]
 
@@ -151,7 +153,8 @@ def _stop(console: Console, lines: list[str]) -> None:
 
 def notes(
     logs: Annotated[
-        list[Path], typer.Argument(exists=True, dir_okay=False, help="Scored .eval logs.")
+        list[Path],
+        typer.Argument(exists=True, help="Scored .eval logs, or folders of them."),
     ],
     passed: Annotated[
         int, typer.Option("--passed", help="Also show this many passed runs, sampled.")
@@ -169,6 +172,10 @@ def notes(
 ) -> None:
     """Write one note per failed run; with --group, count the notes' failure modes."""
     console = Console(highlight=False, soft_wrap=True)
+    try:
+        logs = log_files(logs)  # a folder, as diff, gate and compare accept
+    except LogReadError as err:
+        die(str(err))
     if not sys.stdin.isatty():
         _stop(
             console,
@@ -196,7 +203,9 @@ def notes(
         console.print("no run left to read in these logs for you")
         return
     counts = note_loop(items, author, ask, console)
-    console.print(f"wrote {counts['noted']} notes ({counts['skipped']} runs with none)")
+    console.print(
+        f"wrote {plural(counts['noted'], 'note')} ({plural(counts['skipped'], 'run')} with none)"
+    )
 
 
 def _group(

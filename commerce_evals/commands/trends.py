@@ -74,7 +74,9 @@ def trends_command(
     out = out or local_folder(logs[0]) / "trends.png"
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        chart = trend_lines(result.rates, f"Judge pass rate per dimension per {period}", out)
+        chart = trend_lines(
+            result.rates, f"Judge pass rate per dimension per {period}", out, result.settled
+        )
     except OSError as err:
         die(f"{out}: cannot write the chart ({err.strerror or err}); choose a place with --out")
     if chart is None:

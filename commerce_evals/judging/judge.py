@@ -110,6 +110,9 @@ class DimensionVerdict:
     called: bool = False
     cached: bool = False
     reply: str = ""
+    # the judge call's tokens, input and output; a cache hit carries the tokens of the call it
+    # replays, so a report can count the judging a run needed whether or not it was paid again
+    tokens: tuple[int, int] = (0, 0)
 
     def as_metadata(self) -> dict[str, Any]:
         return {
@@ -120,6 +123,8 @@ class DimensionVerdict:
             "reason": self.reason,
             "called": self.called,
             "cached": self.cached,
+            "input_tokens": self.tokens[0],
+            "output_tokens": self.tokens[1],
             **(self.fingerprint.as_metadata() if self.fingerprint else {"fingerprint": None}),
             **({"reply": self.reply[:2000]} if self.status == "judge_failed" else {}),
         }
@@ -185,11 +190,12 @@ class CaseJudgement:
         for v in self.verdicts:
             where = f"rubric/{v.dimension}"
             if v.status == "fail":
-                lines.append(f"FAIL {where}: {_short(v.critique)}")
+                lines.append(f"FAIL {where}: {v.critique.strip()}")
             elif v.status == "pass":
-                lines.append(f"pass {where}{' (cached)' if v.cached else ''}")
+                cached = " (cached)" if v.cached else ""
+                lines.append(f"pass {where}{cached}: {v.critique.strip()}".rstrip(": "))
             elif v.status == "unknown":
-                lines.append(f"UNKNOWN {where}: needs a person, not a pass: {_short(v.critique)}")
+                lines.append(f"UNKNOWN {where}: needs a person, not a pass: {v.critique.strip()}")
             elif v.status == "judge_failed":
                 lines.append(f"JUDGE FAILED {where} (not an agent failure): {v.reason}")
             else:
@@ -269,6 +275,8 @@ async def judge_dimension(
         )
     cached = _was_cache_read(prompt)
     reply = output.completion or ""
+    usage = output.usage
+    tokens = (usage.input_tokens, usage.output_tokens) if usage else (0, 0)
     if output.stop_reason == "content_filter":
         return DimensionVerdict(
             dimension.name,
@@ -278,6 +286,7 @@ async def judge_dimension(
             called=True,
             cached=cached,
             reply=reply,
+            tokens=tokens,
         )
     parsed = parse_verdict(reply, settings.answer)
     if parsed is None:
@@ -289,6 +298,7 @@ async def judge_dimension(
             called=True,
             cached=cached,
             reply=reply,
+            tokens=tokens,
         )
     return DimensionVerdict(
         dimension.name,
@@ -298,6 +308,7 @@ async def judge_dimension(
         fingerprint=stamp,
         called=True,
         cached=cached,
+        tokens=tokens,
     )
 
 

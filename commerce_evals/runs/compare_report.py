@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from commerce_evals.runs.charts import grouped_bars, stacked_tokens
+from commerce_evals.runs.charts import interval_chart, stacked_tokens
 from commerce_evals.runs.comparison import Comparison
-from commerce_evals.runs.formatting import cell, money, rate
+from commerce_evals.runs.formatting import cell, judge_tokens, money, rate
 from commerce_evals.runs.logs import PARTS, PRIORITIES
+from commerce_evals.runs.stats import wilson
 
 CHARTS = {
     "parts": "pass_rates.png",
@@ -24,31 +25,57 @@ def _labelled(frame: pd.DataFrame, comparison: Comparison) -> pd.DataFrame:
     return frame.rename(columns={m: comparison.label(m) for m in comparison.models})
 
 
+PASS_HAT_K = "pass^k (cases)"
+
+
+def _part_rows(comparison: Comparison) -> pd.DataFrame:
+    """Per model: each part's passes/n over scored epochs, and pass^k over cases beside them."""
+    rows = comparison.part_counts.copy()
+    hat_k = [
+        {"model": m, "group": PASS_HAT_K, "passes": k, "n": n}
+        for m in comparison.models
+        for k, n in [comparison.pass_hat_k(m)]
+    ]
+    rows = pd.concat([pd.DataFrame(hat_k), rows], ignore_index=True)
+    return _model_labels(rows, comparison)
+
+
+def _model_labels(rows: pd.DataFrame, comparison: Comparison) -> pd.DataFrame:
+    return rows.assign(model=[comparison.label(str(m)) for m in rows["model"]])
+
+
+def _dimension_rows(comparison: Comparison) -> pd.DataFrame:
+    d = comparison.dimensions
+    rows = pd.DataFrame(
+        {
+            "model": d["model"],
+            "group": d["dimension"],
+            "passes": d["pass"].astype(int),
+            "n": (d["pass"] + d["fail"]).astype(int),
+        }
+    )
+    return _model_labels(rows, comparison)
+
+
 def write_charts(comparison: Comparison, out: Path) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path | None] = {}
-    if not comparison.parts.empty:
-        # parts on the x axis, a bar per model
-        parts = _labelled(comparison.parts[["passed", "passed_code", *PARTS]].T, comparison)
-        written["parts"] = grouped_bars(
-            parts, "Pass rate per part (scored epochs)", "pass rate", out / CHARTS["parts"]
+    if not comparison.part_counts.empty:
+        written["parts"] = interval_chart(
+            _part_rows(comparison),
+            "Pass rate per part (scored epochs) and pass^k (cases)",
+            out / CHARTS["parts"],
         )
-    if not comparison.priorities.empty:
-        written["priorities"] = grouped_bars(
-            _labelled(comparison.priorities[list(PRIORITIES)].T, comparison),
-            "Pass rate per priority",
-            "pass rate",
+    if not comparison.priority_counts.empty:
+        written["priorities"] = interval_chart(
+            _model_labels(comparison.priority_counts, comparison),
+            "Pass rate per priority (scored epochs)",
             out / CHARTS["priorities"],
         )
     if not comparison.dimensions.empty:
-        dims = _labelled(
-            comparison.dimensions.pivot(index="dimension", columns="model", values="rate"),
-            comparison,
-        )
-        written["dimensions"] = grouped_bars(
-            dims,
-            "Judge pass rate per rubric dimension",
-            "Pass / (Pass + Fail)",
+        written["dimensions"] = interval_chart(
+            _dimension_rows(comparison),
+            "Judge pass rate per rubric dimension (Pass / (Pass + Fail))",
             out / CHARTS["dimensions"],
         )
     usage = comparison.usage.rename(index={m: comparison.label(m) for m in comparison.models})
@@ -73,17 +100,45 @@ def _frame_rows(frame: pd.DataFrame, columns: list[str], comparison: Comparison)
     ]
 
 
+def _interval_text(passes: int, n: int) -> str:
+    """`0.85 (17/20; 95% CI 0.64-0.95)`, or `-` when nothing was scored."""
+    interval = wilson(passes, n)
+    if interval is None:
+        return "-"
+    return f"{passes / n:.2f} ({passes}/{n}; 95% CI {interval[0]:.2f}-{interval[1]:.2f})"
+
+
+def _with_interval(comparison: Comparison, model: str, group: str) -> str:
+    rows = comparison.part_counts
+    if rows.empty:
+        return "-"
+    mine = rows[(rows["model"] == model) & (rows["group"] == group)]
+    return _interval_text(int(mine["passes"].sum()), int(mine["n"].sum())) if len(mine) else "-"
+
+
 def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
     c = comparison
     models = c.models
     lines = ["# Model comparison", ""]
     lines += _table(
-        ["model", "cases", "epochs", "logs", "grader", "needs review", "marks"],
+        [
+            "model",
+            "cases",
+            "epochs",
+            "passed (epochs)",
+            "pass^k (cases)",
+            "logs",
+            "grader",
+            "needs review",
+            "marks",
+        ],
         [
             [
                 m,
                 str(len(run.cases)),
                 str(run.epochs),
+                _with_interval(c, m, "passed"),
+                _interval_text(*c.pass_hat_k(m)),
                 str(len(run.logs)),
                 ", ".join(sorted({log.grader for log in run.logs if log.grader})) or "-",
                 ", ".join(c.needs_review(m)) or "-",
@@ -112,6 +167,15 @@ def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
                 for case_id in failing
             ],
         )
+    lines += ["", "## Why cases failed, per model", ""]
+    for m in models:
+        reasons = c.failure_reasons(m)
+        lines += [f"### {m}", ""]
+        if not reasons:
+            lines += ["No failing case.", ""]
+            continue
+        lines += _table(["case", "key", "reason"], [list(r) for r in reasons])
+        lines.append("")
     lines += ["", "## Pass rate per part", ""]
     if not c.parts.empty:
         columns = ["passed", "passed_code", *PARTS]
@@ -148,6 +212,13 @@ def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
             ],
         )
     lines += ["", "## Tokens and cost", ""]
+    lines += [
+        "Agent and judge tokens in and out and their cost are what reached a provider (Inspect's"
+        " usage; a judge call answered by the cache costs nothing and counts 0 there). `judge in /"
+        " out needed` counts every judge call the run made from the verdicts, cache hits"
+        " included, and says how many of them, and how many tokens, the cache answered.",
+        "",
+    ]
     if not c.usage.empty:
         lines += _table(
             [
@@ -158,6 +229,7 @@ def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
                 "grader",
                 "judge in",
                 "judge out",
+                "judge in / out needed (cache hits too)",
                 "judge cost",
                 "total cost",
             ],
@@ -170,6 +242,7 @@ def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
                     str(r["grader"]),
                     f"{int(r['judge_input']):,}",
                     f"{int(r['judge_output']):,}",
+                    judge_tokens(r),
                     money(r["judge_cost"], c.currency),
                     money(r["total_cost"], c.currency),
                 ]

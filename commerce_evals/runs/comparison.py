@@ -8,7 +8,7 @@ which the charts are drawn from too.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -17,7 +17,10 @@ from commerce_evals.runs.fingerprints import differences
 from commerce_evals.runs.frames import (
     dimension_rates,
     eval_frame,
+    judge_tokens,
+    part_counts,
     part_rates,
+    priority_counts,
     priority_rates,
     sample_frame,
     token_usage,
@@ -46,6 +49,9 @@ class Comparison:
     dimensions: pd.DataFrame
     usage: pd.DataFrame
     currency: str
+    # long form (model, group, passes, n): what the interval charts are drawn from
+    part_counts: pd.DataFrame = field(default_factory=pd.DataFrame)
+    priority_counts: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def models(self) -> list[str]:
@@ -108,6 +114,20 @@ class Comparison:
             marks.append("code-only")
         return ", ".join(marks)
 
+    def pass_hat_k(self, model: str) -> tuple[int, int]:
+        """Cases that passed every scored epoch, of the cases with a scored epoch (pass^k)."""
+        scored = [case for case in self.runs[model].cases.values() if case.bits]
+        return sum(all(case.bits) for case in scored), len(scored)
+
+    def failure_reasons(self, model: str) -> list[tuple[str, str, str]]:
+        """(case, part/key, reason) for each distinct failure of each failing case."""
+        return [
+            (case_id, f"{f.part}/{f.key}", " ".join(f.reason.split()))
+            for case_id in self.failure_set(model)
+            if (case := self.case(model, case_id))
+            for f in case.failures()
+        ]
+
     def label(self, model: str) -> str:
         """The model's name as tables and charts show it, with its coverage marks."""
         marks = self.coverage(model)
@@ -136,6 +156,13 @@ class Comparison:
         return out
 
 
+def _with_judge_tokens(usage: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
+    """The usage table with the judge's calls and tokens counted from the verdicts beside it."""
+    if usage.empty or judged.empty:
+        return usage
+    return usage.join(judged, how="left").fillna({column: 0 for column in judged.columns})
+
+
 def build_comparison(paths: Sequence[Path | str], prices: PriceTable) -> Comparison:
     logs = read_logs(paths)
     files = [path for path, _ in logs]
@@ -146,6 +173,8 @@ def build_comparison(paths: Sequence[Path | str], prices: PriceTable) -> Compari
         parts=part_rates(samples),
         priorities=priority_rates(samples),
         dimensions=dimension_rates(samples),
-        usage=token_usage(evals, prices),
+        usage=_with_judge_tokens(token_usage(evals, prices), judge_tokens(samples)),
         currency=prices.currency,
+        part_counts=part_counts(samples),
+        priority_counts=priority_counts(samples),
     )

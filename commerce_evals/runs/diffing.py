@@ -179,7 +179,8 @@ def check_case_sets(base: RunResults, new: RunResults, allow_partial: bool) -> N
     a, b = set(base.cases), set(new.cases)
     if not a & b:
         raise CaseSetMismatch(
-            f"BASE ({len(a)} cases) and NEW ({len(b)} cases) share no case: nothing to diff"
+            f"BASE ({len(a)} case{'s' * (len(a) != 1)}) and NEW ({len(b)} case{'s' * (len(b) != 1)})"
+            " share no case: nothing to diff"
             " (runs of different flows or sets?)"
         )
     if a != b and not allow_partial:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from commerce_evals.runs.logs import CaseResult
 
@@ -50,3 +51,19 @@ def rate(value: float | None) -> str:
 
 def money(value: float | None, currency: str) -> str:
     return "unknown" if _missing(value) else f"{float(value):,.4f} {currency}"  # type: ignore[arg-type]
+
+
+def judge_tokens(row: Any) -> str:
+    """Judge tokens a run needed, cache hits included, and how much the cache answered:
+    `2,217 / 166 (12 calls, 6 cached: 1,100 / 80)`; `-` for logs written before verdicts
+    recorded their tokens."""
+    if "judge_calls" not in row or _missing(row["judge_calls"]):
+        return "-"
+    calls, cached = int(row["judge_calls"]), int(row["judge_cached"])
+    text = f"{int(row['judge_all_input']):,} / {int(row['judge_all_output']):,} ({calls} calls"
+    if cached:
+        text += (
+            f", {cached} cached: {int(row['judge_cached_input']):,}"
+            f" / {int(row['judge_cached_output']):,}"
+        )
+    return text + ")"

@@ -106,6 +106,37 @@ def part_rates(samples: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("model") if rows else pd.DataFrame()
 
 
+def _counted(model: str, group: str, values: list[float]) -> dict[str, Any]:
+    scored = [v for v in values if v is not None and not math.isnan(v)]
+    return {"model": model, "group": group, "passes": int(sum(scored)), "n": len(scored)}
+
+
+RATE_COLUMNS = ["model", "group", "passes", "n"]
+
+
+def part_counts(samples: pd.DataFrame) -> pd.DataFrame:
+    """Long form, one row per model and part: passes and scored epochs (for intervals)."""
+    rows = []
+    for model, group in samples.groupby("model", sort=True):
+        scores = [_score(row) for _, row in group.iterrows()]
+        for part in ("passed", "passed_code", *PARTS):
+            rows.append(_counted(str(model), part, [float(s[part]) for s in scores if part in s]))
+    return pd.DataFrame(rows, columns=RATE_COLUMNS)
+
+
+def priority_counts(samples: pd.DataFrame) -> pd.DataFrame:
+    """Long form, one row per model and priority: passes and scored epochs of `passed`."""
+    rows = []
+    for model, group in samples.groupby("model", sort=True):
+        for priority in PRIORITIES:
+            if "metadata_priority" not in group:
+                continue
+            mine = group[group["metadata_priority"] == priority]
+            values = [float(_score(r).get("passed", math.nan)) for _, r in mine.iterrows()]
+            rows.append(_counted(str(model), priority, values))
+    return pd.DataFrame(rows, columns=RATE_COLUMNS)
+
+
 def priority_rates(samples: pd.DataFrame) -> pd.DataFrame:
     """Per model and priority: the share of scored epochs that passed."""
     rows = []
@@ -173,6 +204,44 @@ def _grader(roles: dict[str, Any]) -> str | None:
 def _add_cost(total: float | None, more: float | None) -> float | None:
     """Unknown stays unknown: one log of a model with no price makes its total unknown."""
     return None if total is None or more is None else total + more
+
+
+def judge_tokens(samples: pd.DataFrame) -> pd.DataFrame:
+    """Per model: judge calls and their tokens read off the verdicts, cache hits included.
+
+    Inspect's role usage counts only calls that reached the provider, so a run whose verdicts all
+    came from the cache reads 0 judge tokens there; each verdict records the tokens of its call
+    (a cache hit, those of the call it replays), so this counts the judging every run needed, and
+    `cached_*` says how much of it the cache answered."""
+    totals: dict[str, dict[str, int]] = {}
+    for _, row in samples.iterrows():
+        mine = totals.setdefault(
+            str(row["model"]),
+            dict.fromkeys(
+                (
+                    "judge_calls",
+                    "judge_cached",
+                    "judge_all_input",
+                    "judge_all_output",
+                    "judge_cached_input",
+                    "judge_cached_output",
+                ),
+                0,
+            ),
+        )
+        for verdict in row["verdicts"]:
+            if not verdict.get("called"):
+                continue
+            tokens_in = int(verdict.get("input_tokens") or 0)
+            tokens_out = int(verdict.get("output_tokens") or 0)
+            mine["judge_calls"] += 1
+            mine["judge_all_input"] += tokens_in
+            mine["judge_all_output"] += tokens_out
+            if verdict.get("cached"):
+                mine["judge_cached"] += 1
+                mine["judge_cached_input"] += tokens_in
+                mine["judge_cached_output"] += tokens_out
+    return pd.DataFrame.from_dict(totals, orient="index")
 
 
 def token_usage(evals: pd.DataFrame, prices: PriceTable) -> pd.DataFrame:

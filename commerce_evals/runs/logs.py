@@ -499,8 +499,11 @@ def results_by_model(logs: Sequence[tuple[Path | Location, EvalLog]]) -> dict[st
     return dict(sorted(runs.items()))
 
 
-def load_run(paths: Sequence[Path | str], model: str | None = None) -> RunResults:
-    """One run (one model) from log files or folders; `model` picks one out of a sweep."""
+def load_run(
+    paths: Sequence[Path | str], model: str | None = None, flag: str = "--model"
+) -> RunResults:
+    """One run (one model) from log files or folders; `model` picks one out of a sweep, and
+    `flag` is the command's option that does so (named when the logs hold several models)."""
     runs = results_by_model(read_logs(paths))
     where = ", ".join(str(p) for p in paths)
     if model is not None:
@@ -509,7 +512,7 @@ def load_run(paths: Sequence[Path | str], model: str | None = None) -> RunResult
         return runs[model]
     if len(runs) != 1:
         raise LogReadError(
-            f"{where}: logs of {len(runs)} models ({', '.join(runs)}); pick one with --model"
+            f"{where}: logs of {len(runs)} models ({', '.join(runs)}); pick one with {flag}"
         )
     return next(iter(runs.values()))
 

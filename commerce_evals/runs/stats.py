@@ -72,3 +72,16 @@ def mcnemar(pairs: list[tuple[bool, bool]]) -> McNemar:
         return McNemar(len(pairs), b, c, "exact binomial", None, exact_p(b, c))
     statistic, p = chi_square_p(b, c)
     return McNemar(len(pairs), b, c, "chi-square with continuity correction", statistic, p)
+
+
+def wilson(passes: int, n: int, z: float = 1.959964) -> tuple[float, float] | None:
+    """The Wilson score interval (95% by default) of a pass rate `passes / n`; None when n is 0.
+
+    Unlike the normal approximation it stays inside [0, 1] and is not zero-width at 0/n or n/n,
+    which is where a small eval set's rates often sit."""
+    if n <= 0:
+        return None
+    p = passes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)

@@ -57,7 +57,9 @@ def read_fixture(root: Path, stem: str, model: type[M]) -> M:
     except ValidationError as err:
         first = err.errors(include_url=False)[0]
         loc = ".".join(str(p) for p in first["loc"])
-        raise FixtureError(f"{path}: {loc}: {first['msg']} ({err.error_count()} problems)") from err
+        raise FixtureError(
+            f"{path}: {loc}: {first['msg']} ({err.error_count()} problem{'s' * (err.error_count() != 1)})"
+        ) from err
 
 
 def _by_id(rows: list[Any], what: str) -> MappingProxyType[str, Any]:

@@ -60,7 +60,9 @@ def read_fixture(path: Path, model: type[BaseModel]) -> Any:
     except ValidationError as err:
         first = err.errors(include_url=False)[0]
         loc = ".".join(str(p) for p in first["loc"])
-        raise FixtureError(f"{path}: {loc}: {first['msg']} ({err.error_count()} problems)") from err
+        raise FixtureError(
+            f"{path}: {loc}: {first['msg']} ({err.error_count()} problem{'s' * (err.error_count() != 1)})"
+        ) from err
 
 
 def _stems(text: str) -> set[str]:
