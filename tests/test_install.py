@@ -110,7 +110,7 @@ runs = json.loads(sys.argv[1])
 report = {"package": commerce_evals.__file__, "datasets": str(data_dir("datasets")), "runs": {}}
 for name, (task, args, sample_id) in runs.items():
     [log] = eval(task, task_args=args, model="commerce/reference", sample_id=sample_id,
-                 display="none", log_dir="logs")
+                 model_roles={"grader": "commerce/judge"}, display="none", log_dir="logs")
     scores = [s.scores for s in log.samples or []]
     passed = [next(iter(s.values())).value for s in scores]
     report["runs"][name] = {"status": log.status, "location": log.location, "values": passed}
@@ -144,6 +144,7 @@ def test_inspect_cli_and_commands_work_from_elsewhere(venv: Path, elsewhere: Pat
         [
             *(python, "-m", "inspect_ai._cli.main", "eval", "commerce_evals/support"),
             *("--model", "commerce/reference", "--sample-id", support_case),
+            *("--model-role", "grader=commerce/judge"),
             *("--log-dir", str(log_dir)),
         ],
         elsewhere,
