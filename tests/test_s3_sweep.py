@@ -22,7 +22,7 @@ from commerce_evals.commands.label import label_items
 from commerce_evals.judging.records import read_judged
 from commerce_evals.runs.logs import LogReadError, load_run, log_files
 from commerce_evals.shards import Shard
-from tests.run_pattern_logs import RUBRIC_CASES, SUBSET
+from tests.run_pattern_logs import SUBSET, judged_ids
 
 s3fs = pytest.importorskip("s3fs")
 moto_server = pytest.importorskip("moto.server")
@@ -185,10 +185,11 @@ def test_trends_calibrate_and_label_read_the_bucket(sweep: str, tmp_path: Path) 
     assert result.exit_code == 0, result.output
     assert chart.is_file()
     judged = read_judged([sweep])  # what calibrate reads: both shards' verdicts
-    assert {item.sample_id for item in judged} == set(RUBRIC_CASES)
+    # a grader was bound, so every case was judged (claims_match_state, no_invented_facts)
+    assert {item.sample_id for item in judged} == set(judged_ids("commerce/judge"))
     assert all(item.log.startswith(f"{sweep}/") for item in judged)
     items = label_items(sweep)  # what label shows a person
-    assert {item.sample_id for item in items} == set(RUBRIC_CASES)
+    assert {item.sample_id for item in items} == set(judged_ids("commerce/judge"))
     labels = tmp_path / "labels.jsonl"
     labels.write_text("")
     result = CliRunner().invoke(

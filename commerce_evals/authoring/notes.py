@@ -61,7 +61,9 @@ class NotesFileError(ValueError):
         super().__init__("\n".join(problems))
 
 
-def notes_path(log: Path) -> Path:
+def notes_path(log: Path | str) -> Path:
+    """Where a log's notes live: beside it (a log read from a URL keeps its notes locally)."""
+    log = Path(str(log).removeprefix("file://"))
     return log.with_name(log.name + ".notes.jsonl")
 
 

@@ -26,7 +26,7 @@ from commerce_evals.judging.calibration import (
 )
 from commerce_evals.judging.labels import LabelFileError, read_labels
 from commerce_evals.judging.records import JudgedItem, read_judged
-from commerce_evals.runs.logs import LogReadError
+from commerce_evals.runs.logs import LogReadError, log_files
 
 
 def one_judge(
@@ -143,7 +143,8 @@ def calibrate(
             console.print(f"[red]{escape(problem)}[/red]", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from err
     try:
-        items = read_judged(logs)  # files, folders or URLs, as diff, gate and compare accept
+        # files, folders or URLs, as diff, gate and compare accept; a folder with no log is an error
+        items = read_judged(log_files(logs))
     except LogReadError as err:
         die(str(err))
     by_dimension_labels: dict[str, list[HumanLabel]] = defaultdict(list)
