@@ -93,11 +93,14 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return lines
 
 
-def _frame_rows(frame: pd.DataFrame, columns: list[str], comparison: Comparison) -> list[list[str]]:
-    return [
-        [comparison.label(str(index)), *(rate(row[c]) for c in columns)]
-        for index, row in frame.iterrows()
-    ]
+def _count_rows(rows: pd.DataFrame, columns: list[str], comparison: Comparison) -> list[list[str]]:
+    """Per model, each group's rate with passes/n and its 95% interval (`-`: nothing scored)."""
+
+    def cell_of(model: str, group: str) -> str:
+        mine = rows[(rows["model"] == model) & (rows["group"] == group)]
+        return _interval_text(int(mine["passes"].sum()), int(mine["n"].sum()))
+
+    return [[comparison.label(m), *(cell_of(m, g) for g in columns)] for m in comparison.models]
 
 
 def _interval_text(passes: int, n: int) -> str:
@@ -177,12 +180,12 @@ def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
         lines += _table(["case", "key", "reason"], [list(r) for r in reasons])
         lines.append("")
     lines += ["", "## Pass rate per part", ""]
-    if not c.parts.empty:
+    if not c.part_counts.empty:
         columns = ["passed", "passed_code", *PARTS]
-        lines += _table(["model", *columns], _frame_rows(c.parts, columns, c))
+        lines += _table(["model", *columns], _count_rows(c.part_counts, columns, c))
     lines += ["", "## Pass rate per priority", ""]
-    if not c.priorities.empty:
-        lines += _table(["model", *PRIORITIES], _frame_rows(c.priorities, list(PRIORITIES), c))
+    if not c.priority_counts.empty:
+        lines += _table(["model", *PRIORITIES], _count_rows(c.priority_counts, list(PRIORITIES), c))
     lines += ["", "## Judge verdicts per rubric dimension", ""]
     if c.dimensions.empty:
         lines.append("No judge verdicts in these logs (no rubric dimension, or no grader bound).")
