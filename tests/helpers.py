@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import math
+import os
 from collections.abc import Iterable
+from importlib.metadata import distributions
+from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, eval
@@ -116,3 +120,32 @@ def assert_passes(sample: EvalSample) -> None:
 
 def alternative_ids(cases: Iterable[Case]) -> list[str]:
     return [f"{case.id}~{alt.name}" for case in cases for alt in case.alternatives]
+
+
+def subprocess_env(**extra: str) -> dict[str, str]:
+    """This environment for a subprocess that must import this checkout's code.
+
+    PYTHONPATH points at the checkout only when the installed package is some other checkout (a
+    worktree under test). With the package installed editable from here, a PYTHONPATH beside its
+    `.egg-info` makes Inspect read the package as not installed and register its tasks without
+    the `commerce_evals/` prefix, so `inspect eval commerce_evals/checkout` finds nothing.
+    """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if _installed_root() != REPO_ROOT:
+        env["PYTHONPATH"] = str(REPO_ROOT)
+    return {**env, **extra}
+
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def _installed_root() -> Path | None:
+    """Where the installed (editable) package points; a checkout's own `.egg-info` on sys.path
+    is another distribution of the same name, without the record of where it was installed from."""
+    for dist in distributions():
+        if (dist.metadata["Name"] or "").lower() != "commerce-evals":
+            continue
+        url = str(json.loads(dist.read_text("direct_url.json") or "{}").get("url", ""))
+        if url.startswith("file://"):
+            return Path(url.removeprefix("file://")).resolve()
+    return None

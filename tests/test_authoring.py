@@ -5,7 +5,6 @@ scripted clusterer, and a case drafted from a failed run."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 from itertools import combinations, product
 from pathlib import Path
@@ -24,7 +23,7 @@ from commerce_evals.cli import app
 from commerce_evals.domains.base import DATASETS
 from commerce_evals.lint import check, load
 from commerce_evals.support import support
-from tests.helpers import run_task
+from tests.helpers import run_task, subprocess_env
 
 ROOT = Path(__file__).parent.parent
 DIMENSIONS = ROOT / "authoring" / "support_dimensions.yaml"
@@ -143,7 +142,7 @@ def failed_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def spawn(*args: str) -> pexpect.spawn:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200", "TERM": "dumb"}
+    env = subprocess_env(COLUMNS="200", TERM="dumb")
     return pexpect.spawn(
         sys.executable, ["-m", "commerce_evals.cli", *args], env=env, encoding="utf-8", timeout=120
     )

@@ -36,7 +36,7 @@ from commerce_evals.runs.traffic import load_traffic
 from commerce_evals.sets import case_set, case_set_flow
 from commerce_evals.task_args import TaskArgumentError, checked_arguments
 from tests.conftest import DATA, MINI_SHOP
-from tests.helpers import run_task
+from tests.helpers import run_task, subprocess_env
 
 ROOT = Path(__file__).parent.parent
 MINI_CASES = DATA / "cases" / "mini.yaml"
@@ -612,7 +612,7 @@ def test_bad_sets_file(tmp_path: Path) -> None:
 
 
 def _run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = subprocess_env()
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 
 
@@ -671,9 +671,11 @@ def test_the_command_prints_one_line_and_exits_2(
 ) -> None:
     empty = write(tmp_path / "empty.yaml", "")
     command = [part.format(empty=empty) for part in command]
-    # the package's task files are found relative to the checkout
+    # from a folder of its own: `python -m` puts the working folder first on sys.path, and the
+    # checkout's .egg-info there would shadow the installed package's record for Inspect
     result = _run(
-        [*command, "--log-dir", str(tmp_path / "logs")] if "eval" in command else command, ROOT
+        [*command, "--log-dir", str(tmp_path / "logs")] if "eval" in command else command,
+        tmp_path,
     )
     assert result.returncode == 2, result.stderr
     assert result.stderr.splitlines()[0] == line.format(empty=empty)
