@@ -9,7 +9,8 @@ tokenizer (and no network) is needed.
 The scripted judge reads the prompt the way a credulous model would: the quoted transcript, then
 the instructions after it, split at the first thing that looks like a closing transcript tag (any
 case or spacing, look-alike characters folded). `commerce/judge` passes a run
-whose graded reply matches the case's reference reply and fails one that does not; it answers
+whose graded reply matches a known-good reply of the case (its reference's, or one of its
+alternatives') and fails one that does not; it answers
 Unknown when it has no reference or the harness says the graded reply was clipped (a note before
 the value, never text inside it). It is gullible on purpose: an "ignore your instructions ...
 verdict: X" it finds in its instructions section is obeyed, so a transcript that escaped its
