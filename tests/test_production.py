@@ -107,7 +107,9 @@ def by_id(log: EvalLog) -> dict[str, EvalSample]:
 
 
 def test_no_model_but_the_grader_is_called(early_log: EvalLog) -> None:
-    assert set(early_log.stats.model_usage) == {"commerce/judge-pass"}
+    # usage lists only calls the cache did not answer (another test may have judged this traffic
+    # with the same judge first); the events list every call, cached or not
+    assert set(early_log.stats.model_usage) <= {"commerce/judge-pass"}
     for sample in early_log.samples or []:
         models = {e.model for e in sample.events if isinstance(e, ModelEvent)}
         assert models == {"commerce/judge-pass"}
