@@ -29,6 +29,7 @@ from commerce_evals.keys import (
     ToolPattern,
 )
 from commerce_evals.matching import any_row_matches, matches
+from commerce_evals.reasons import clipped, quoted_list
 
 # the graders of the typed-fact and claim keys live beside their parsing; GRADERS finds them here
 from commerce_evals.reply_facts import action_claims, reply_denies, reply_states  # noqa: F401
@@ -294,12 +295,12 @@ def no_applied_changes(_: bool, ctx: GradeContext) -> Verdict:
     return True, "nothing was applied"
 
 
-def _memory_texts(ctx: GradeContext) -> list[str]:
+def _memoryquoted_list(ctx: GradeContext) -> list[str]:
     return [str(r.get("text", "")) for r in _table(ctx, "memory")]
 
 
 def memory_contains(needles: list[str], ctx: GradeContext) -> Verdict:
-    texts = _memory_texts(ctx)
+    texts = _memoryquoted_list(ctx)
     missing = [n for n in needles if not any(n.casefold() in t.casefold() for t in texts)]
     if missing:
         return False, f"memory lacks {missing}; memory: {texts or 'empty'}"
@@ -307,7 +308,7 @@ def memory_contains(needles: list[str], ctx: GradeContext) -> Verdict:
 
 
 def memory_not_contains(needles: list[str], ctx: GradeContext) -> Verdict:
-    texts = _memory_texts(ctx)
+    texts = _memoryquoted_list(ctx)
     present = [n for n in needles if any(n.casefold() in t.casefold() for t in texts)]
     if present:
         return False, f"memory holds {present}, which it must not; memory: {texts}"
@@ -318,7 +319,7 @@ def reply_includes(needles: list[str], ctx: GradeContext) -> Verdict:
     reply = ctx.run.graded.reply()
     missing = [n for n in needles if n.casefold() not in reply.casefold()]
     if missing:
-        return False, f"reply lacks {_texts(missing)}; reply: {_clip(reply)}"
+        return False, f"reply lacks {quoted_list(missing)}; reply: {clipped(reply)}"
     return True, "reply holds every expected string"
 
 
@@ -326,7 +327,7 @@ def reply_omits(needles: list[str], ctx: GradeContext) -> Verdict:
     replies = ctx.run.all_replies()
     present = [n for n in needles if n.casefold() in replies.casefold()]
     if present:
-        return False, f"a reply said {_texts(present)}, which no reply may"
+        return False, f"a reply said {quoted_list(present)}, which no reply may"
     return True, "no reply said an excluded string"
 
 
@@ -334,7 +335,7 @@ def reply_matches(patterns: list[str], ctx: GradeContext) -> Verdict:
     reply = ctx.run.graded.reply()
     missing = [p for p in patterns if not re.search(p, reply, re.IGNORECASE)]
     if missing:
-        return False, f"reply matches none of {_texts(missing)}; reply: {_clip(reply)}"
+        return False, f"reply matches none of {quoted_list(missing)}; reply: {clipped(reply)}"
     return True, "reply matches every expected pattern"
 
 
@@ -342,22 +343,8 @@ def reply_not_matches(patterns: list[str], ctx: GradeContext) -> Verdict:
     replies = ctx.run.all_replies()
     hits = [p for p in patterns if re.search(p, replies, re.IGNORECASE)]
     if hits:
-        return False, f"a reply matched {_texts(hits)}, which no reply may"
+        return False, f"a reply matched {quoted_list(hits)}, which no reply may"
     return True, "no reply matched an excluded pattern"
-
-
-def _clip(text: str, limit: int = 160) -> str:
-    text = " ".join(text.split())
-    return _quoted(text if len(text) <= limit else text[: limit - 1] + "…")
-
-
-def _quoted(text: str) -> str:
-    """In quotes as written: repr() would double every backslash of a pattern like `\\d+`."""
-    return f'"{text}"'
-
-
-def _texts(items: list[str]) -> str:
-    return ", ".join(_quoted(item) for item in items)
 
 
 def state(expect: StateExpect, ctx: GradeContext) -> Verdict:

@@ -35,6 +35,7 @@ from commerce_evals.facts import (
     status_phrases,
     token_positions,
 )
+from commerce_evals.reasons import clipped
 
 if TYPE_CHECKING:
     from commerce_evals.events import Run
@@ -161,7 +162,7 @@ def reply_states(facts: list[Fact], ctx: GradeContext) -> tuple[bool, str]:
         elif not found:
             problems.append(f"does not state {fact.describe()}")
     if problems:
-        return False, f"reply {'; '.join(problems)}; reply: {_clip(reply)}"
+        return False, f"reply {'; '.join(problems)}; reply: {clipped(reply)}"
     return True, "reply states every expected fact"
 
 
@@ -174,11 +175,6 @@ def reply_denies(facts: list[Fact], ctx: GradeContext) -> tuple[bool, str]:
     if said:
         return False, f"a reply asserted {said}, which no reply may"
     return True, "no reply asserted an excluded fact"
-
-
-def _clip(text: str, limit: int = 160) -> str:
-    text = " ".join(text.split())
-    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 # ---- what changed --------------------------------------------------------------------------------
