@@ -2,7 +2,7 @@
 
 People author `datasets/`, `fixtures/` and `poisoned/` at the repository's top level; a wheel
 must carry them, so they are copied to `commerce_evals/_data/` in the build (never in the source
-tree). Editable installs read the top-level folders directly (commerce_evals/paths.py).
+tree). Editable installs read the top-level folders directly (commerce_evals/cases/paths.py).
 """
 
 from __future__ import annotations

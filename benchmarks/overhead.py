@@ -32,12 +32,12 @@ from inspect_ai.scorer import Score, Target, accuracy, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.tool import ToolDef, ToolParams
 
-from commerce_evals.agent import CURRENT_SCRIPT, ReplayScript
-from commerce_evals.cases import Case
+from commerce_evals.cases.model import Case
 from commerce_evals.domains.shop.models import Product
 from commerce_evals.domains.shop.world import ShopWorld
-from commerce_evals.flow import cached_world, flow_task
-from commerce_evals.flows import FLOWS
+from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.harness.flow_task import cached_world, flow_task
+from commerce_evals.harness.solver import CURRENT_SCRIPT, ReplayScript
 
 
 def recorded_conversations(task: Task) -> dict[str, tuple[str, list[str]]]:

@@ -18,8 +18,8 @@ import sys
 CHILD = """
 import json, resource, sys, time
 from inspect_ai import eval
-from commerce_evals.flow import flow_task
-from commerce_evals.flows import FLOWS
+from commerce_evals.harness.flow_task import flow_task
+from commerce_evals.harness.flow_table import FLOWS
 flow, target = sys.argv[1], int(sys.argv[2])
 spec = FLOWS[flow]
 task = flow_task(flow, domain=spec.domain, agent=spec.agent)

@@ -13,11 +13,11 @@ import time
 
 from inspect_ai import eval
 
-from commerce_evals.agent import RunRecord
-from commerce_evals.cases import Case
-from commerce_evals.flow import cached_world, flow_task
-from commerce_evals.flows import FLOWS
-from commerce_evals.scorer import code_grades
+from commerce_evals.cases.model import Case
+from commerce_evals.grading.scorer import code_grades
+from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.harness.flow_task import cached_world, flow_task
+from commerce_evals.harness.solver import RunRecord
 
 
 def main() -> None:

@@ -4,8 +4,8 @@ person, floors, pause versus delist, the brief, offers, closings and resets."""
 
 from inspect_ai import Task, task
 
-from commerce_evals.flow import flow_task
-from commerce_evals.task_args import checked_arguments
+from commerce_evals.harness.flow_task import flow_task
+from commerce_evals.harness.task_args import checked_arguments
 
 
 @task

@@ -4,9 +4,9 @@ under attack and attack success rate beside accuracy (`-T poisoned=false` leaves
 
 from inspect_ai import Task, task
 
-from commerce_evals.flow import flow_task
-from commerce_evals.injection_scorer import INJECTION_SCORERS
-from commerce_evals.task_args import checked_arguments
+from commerce_evals.grading.injection_metrics import INJECTION_SCORERS
+from commerce_evals.harness.flow_task import flow_task
+from commerce_evals.harness.task_args import checked_arguments
 
 
 @task

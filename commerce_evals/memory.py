@@ -3,8 +3,8 @@ remarks are not (silently); a stored fact changes the next session's pick."""
 
 from inspect_ai import Task, task
 
-from commerce_evals.flow import flow_task
-from commerce_evals.task_args import checked_arguments
+from commerce_evals.harness.flow_task import flow_task
+from commerce_evals.harness.task_args import checked_arguments
 
 
 @task

@@ -3,11 +3,11 @@
     inspect eval commerce_evals/production --model none \\
         --model-role grader=anthropic/claude-haiku-4-5 -T traffic=captures/2026-w48.jsonl
 
-The dataset is a traffic file (commerce_evals/runs/traffic.py); a bad line is reported (file, line,
+The dataset is a traffic file (commerce_evals/reports/traffic.py); a bad line is reported (file, line,
 field) and skipped, and the task's metadata keeps the list. The solver replays each conversation
 without calling any model: the captured Run goes in the sample store (as a flow's run does) and
 the transcript gets its messages. The scorer judges it on the shared dimensions
-(commerce_evals/judges/*.md) through the grader role, one call per dimension, exactly as a
+(commerce_evals/judging/prompts/*.md) through the grader role, one call per dimension, exactly as a
 flow's cases are judged; dimensions that need the domain's reference text (a policy) get the
 World's judge context. `commerce-evals trends` reads the verdicts over time.
 """
@@ -33,17 +33,17 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolCall
 from inspect_ai.util import store_as
 
-from commerce_evals.agent import RunRecord
-from commerce_evals.cases import Expected
+from commerce_evals.cases.errors import InputError
+from commerce_evals.cases.model import Expected
 from commerce_evals.domains.base import DATASETS
-from commerce_evals.errors import InputError
-from commerce_evals.events import ReplyEvent, Run, ToolCallEvent, ToolResultEvent, UiEvent
-from commerce_evals.flow import cached_world
+from commerce_evals.grading.scorer import alias_for_rescoring
+from commerce_evals.harness.events import ReplyEvent, Run, ToolCallEvent, ToolResultEvent, UiEvent
+from commerce_evals.harness.flow_task import cached_world
+from commerce_evals.harness.solver import RunRecord
+from commerce_evals.harness.task_args import TaskArgumentError, checked_arguments
 from commerce_evals.judging import JudgeSettings, judge_case, shared_dimensions
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
-from commerce_evals.runs.traffic import Conversation, load_traffic
-from commerce_evals.scorer import alias_for_rescoring
-from commerce_evals.task_args import TaskArgumentError, checked_arguments
+from commerce_evals.reports.traffic import Conversation, load_traffic
 
 logger = logging.getLogger(__name__)
 EXAMPLE_TRAFFIC = DATASETS / "production" / "example.jsonl"

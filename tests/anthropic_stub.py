@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from commerce_evals.providers import scripted_step
+from commerce_evals.scripted.providers import scripted_step
 from tests.api_stub import TOOL_NAME, ApiError, StubLog, StubServer
 
 

@@ -19,11 +19,11 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, EvalSample
 
-from commerce_evals.agent import ReplayScript, render_instructions
-from commerce_evals.cases import Case
-from commerce_evals.chain import start_session
-from commerce_evals.flow import cached_world, flow_task
-from commerce_evals.flows import FLOWS
+from commerce_evals.cases.model import Case
+from commerce_evals.harness.chain import start_session
+from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.harness.flow_task import cached_world, flow_task
+from commerce_evals.harness.solver import ReplayScript, render_instructions
 
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 CASE_HEADER = "x-commerce-case"
@@ -33,7 +33,7 @@ def tag_requests_with_case(monkeypatch: Any) -> None:
     """Test-only: every HTTP request a sample makes carries the id of the case it serves."""
     import httpx2 as httpx  # the anthropic SDK sends through httpx2
 
-    from commerce_evals.agent import CURRENT_SCRIPT
+    from commerce_evals.harness.solver import CURRENT_SCRIPT
 
     original = httpx.AsyncClient.send
 

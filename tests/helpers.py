@@ -13,9 +13,10 @@ from typing import Any
 from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, EvalSample
 
-from commerce_evals import invariants
-from commerce_evals.cases import Case
-from commerce_evals.events import (
+from commerce_evals.cases.model import Case
+from commerce_evals.grading import invariants
+from commerce_evals.grading.keys import JUDGED_KEYS
+from commerce_evals.harness.events import (
     Event,
     ReplyEvent,
     Run,
@@ -25,8 +26,7 @@ from commerce_evals.events import (
     Turn,
     UiEvent,
 )
-from commerce_evals.flows import FLOWS
-from commerce_evals.keys import JUDGED_KEYS
+from commerce_evals.harness.flow_table import FLOWS
 
 
 def call(tool: str, **args: Any) -> ToolCallEvent:

@@ -12,7 +12,7 @@ import json
 import time
 from typing import Any
 
-from commerce_evals.providers import scripted_step
+from commerce_evals.scripted.providers import scripted_step
 from tests.api_stub import TOOL_NAME, ApiError, StubServer
 
 

@@ -82,7 +82,7 @@ def sweep_log(model: str) -> Path:
 def regression_dir() -> Path:
     """The regression set run the way the docs say: one task source, the set's own epochs, a
     judge bound (without one its rubric cases need review and the gate fails)."""
-    from commerce_evals.sets import case_set
+    from commerce_evals.case_set import case_set
 
     log_dir = ROOT / "regression"
     logs = eval(

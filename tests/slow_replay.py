@@ -8,8 +8,8 @@ from typing import Any
 
 from inspect_ai.model import ModelAPI, modelapi
 
-from commerce_evals.agent import CURRENT_SCRIPT
-from commerce_evals.providers import ReplayModel
+from commerce_evals.harness.solver import CURRENT_SCRIPT
+from commerce_evals.scripted.providers import ReplayModel
 
 
 class SlowReplay(ReplayModel):

@@ -18,10 +18,10 @@ from commerce_evals.authoring.coverage import all_pairs, cover
 from commerce_evals.authoring.grouping import read_modes
 from commerce_evals.authoring.notes import notes_path, read_notes
 from commerce_evals.authoring.skeletons import slug
-from commerce_evals.cases import load_case_sources
-from commerce_evals.cli import app
+from commerce_evals.cases.model import load_case_sources
+from commerce_evals.cli.app import app
 from commerce_evals.domains.base import DATASETS
-from commerce_evals.lint import check, load
+from commerce_evals.lint.runner import check, load
 from commerce_evals.support import support
 from tests.helpers import run_task, subprocess_env
 
@@ -144,7 +144,11 @@ def failed_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def spawn(*args: str) -> pexpect.spawn:
     env = subprocess_env(COLUMNS="200", TERM="dumb")
     return pexpect.spawn(
-        sys.executable, ["-m", "commerce_evals.cli", *args], env=env, encoding="utf-8", timeout=120
+        sys.executable,
+        ["-m", "commerce_evals.cli.app", *args],
+        env=env,
+        encoding="utf-8",
+        timeout=120,
     )
 
 

@@ -24,17 +24,17 @@ from inspect_ai import eval
 from inspect_ai.model import get_model
 from typer.testing import CliRunner
 
-from commerce_evals.cases import load_cases
+from commerce_evals.case_set import case_set, case_set_flow
+from commerce_evals.cases.errors import InputError, report
+from commerce_evals.cases.model import load_cases
+from commerce_evals.cases.reading import ALIAS_BUDGET, MAX_DEPTH
 from commerce_evals.checkout import checkout
-from commerce_evals.cli import app
-from commerce_evals.errors import InputError, report
+from commerce_evals.cli.app import app
+from commerce_evals.harness.task_args import TaskArgumentError, checked_arguments
 from commerce_evals.judging import shared_dimensions
 from commerce_evals.production import production
-from commerce_evals.reading import ALIAS_BUDGET, MAX_DEPTH
-from commerce_evals.runs.set_spec import load_sets
-from commerce_evals.runs.traffic import load_traffic
-from commerce_evals.sets import case_set, case_set_flow
-from commerce_evals.task_args import TaskArgumentError, checked_arguments
+from commerce_evals.reports.set_spec import load_sets
+from commerce_evals.reports.traffic import load_traffic
 from tests.conftest import DATA, MINI_SHOP
 from tests.helpers import run_task, subprocess_env
 
@@ -645,7 +645,7 @@ COMMANDS: list[tuple[str, list[str], str]] = [
     ),
     (
         "commerce-evals search: a fixtures folder",
-        [sys.executable, "-m", "commerce_evals.cli", "search", "shoe", "--fixtures", "no/such"],
+        [sys.executable, "-m", "commerce_evals.cli.app", "search", "shoe", "--fixtures", "no/such"],
         "error: no/such: no such fixtures folder",
     ),
 ]

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from commerce_evals.cli import app
-from commerce_evals.commands import calibrate as calibrate_command
+from commerce_evals.cli.app import app
+from commerce_evals.cli.commands import calibrate as calibrate_command
 from commerce_evals.judging.calibration import (
     CalibrationRefused,
     Confusion,

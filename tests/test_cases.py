@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from commerce_evals.cases import CaseFileError, load_cases
+from commerce_evals.cases.model import CaseFileError, load_cases
 from commerce_evals.checkout import checkout
 from tests.conftest import MINI_SHOP
 from tests.helpers import case_score, run_task, samples_by_id

@@ -9,11 +9,11 @@ import pytest
 import yaml
 from inspect_ai.log import EvalSample
 
-from commerce_evals.cases import Case, CaseFileError, load_case_sources
-from commerce_evals.chain import ChainError, resolve_chains, start_session
+from commerce_evals.cases.model import Case, CaseFileError, load_case_sources
 from commerce_evals.dealer import dealer
 from commerce_evals.domains import load_world
-from commerce_evals.flow import flow_task
+from commerce_evals.harness.chain import ChainError, resolve_chains, start_session
+from commerce_evals.harness.flow_task import flow_task
 from tests.conftest import MINI_SHOP
 from tests.helpers import case_score, run_task, samples_by_id
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from commerce_evals.cases import Expected
-from commerce_evals.changes import ChangeRules, diff, difference, matches, without
-from commerce_evals.flow import cached_world
-from commerce_evals.graders import GradeContext, ToolRoles, grade
-from commerce_evals.oracle import oracle_changes
+from commerce_evals.cases.model import Expected
+from commerce_evals.grading.changes import ChangeRules, diff, difference, matches, without
+from commerce_evals.grading.graders import GradeContext, ToolRoles, grade
+from commerce_evals.grading.oracle import oracle_changes
+from commerce_evals.harness.flow_task import cached_world
 from tests.helpers import make_run
 
 RULES = ChangeRules(
@@ -74,7 +74,7 @@ def test_a_waived_table_is_not_compared() -> None:
 
 
 def test_oracle_changes_replay_the_reference_and_each_alternative() -> None:
-    from commerce_evals.cases import Case
+    from commerce_evals.cases.model import Case
 
     world = cached_world("shop", None, True)
     case = Case.model_validate(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typer.testing import CliRunner
 
-from commerce_evals.cli import app, installed_version
-from commerce_evals.commands._output import plural
+from commerce_evals.cli.app import app, installed_version
+from commerce_evals.cli.commands._output import plural
 
 runner = CliRunner()
 

@@ -11,11 +11,11 @@ import pytest
 from inspect_ai.log import read_eval_log
 from typer.testing import CliRunner
 
-from commerce_evals.cli import app
-from commerce_evals.runs.comparison import Comparison, build_comparison
-from commerce_evals.runs.frames import token_usage
-from commerce_evals.runs.logs import load_runs, log_files
-from commerce_evals.runs.prices import PriceTable, load_prices
+from commerce_evals.cli.app import app
+from commerce_evals.reports.comparison import Comparison, build_comparison
+from commerce_evals.reports.frames import token_usage
+from commerce_evals.reports.logs import load_runs, log_files
+from commerce_evals.reports.prices import PriceTable, load_prices
 from tests.run_pattern_logs import A_FAIL, A_FLAKY, B_FAIL, EPOCHS, MODELS, SUBSET, sweep_dir
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -156,7 +156,7 @@ def test_pass_hat_k_and_failure_reasons_per_model(comparison: Comparison) -> Non
 
 
 def test_wilson_interval_by_hand() -> None:
-    from commerce_evals.runs.stats import wilson
+    from commerce_evals.reports.stats import wilson
 
     low, high = wilson(5, 10) or (0, 0)
     assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)

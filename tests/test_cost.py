@@ -6,11 +6,11 @@ from statistics import mean
 
 from typer.testing import CliRunner
 
-from commerce_evals.cases import Case
-from commerce_evals.cli import app
-from commerce_evals.flow import cached_world, flow_task
-from commerce_evals.flows import FLOWS
-from commerce_evals.runs.cost import estimate_tokens, measure
+from commerce_evals.cases.model import Case
+from commerce_evals.cli.app import app
+from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.harness.flow_task import cached_world, flow_task
+from commerce_evals.reports.cost import estimate_tokens, measure
 
 
 def scripted_calls(case: Case, turn_ending: frozenset[str]) -> int:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from inspect_ai.log import EvalSample
 
-from commerce_evals.cases import Case, load_cases
+from commerce_evals.cases.model import Case, load_cases
 from commerce_evals.dealer import dealer
-from commerce_evals.flow import dataset_paths
+from commerce_evals.harness.flow_task import dataset_paths
 from tests.helpers import (
     assert_fails_exactly_its_keys,
     case_score,

@@ -9,11 +9,11 @@ import pytest
 from inspect_ai.log import EvalSample
 
 from commerce_evals import _registry
-from commerce_evals.cases import Case, load_cases
-from commerce_evals.chain import AFTER
+from commerce_evals.cases.model import Case, load_cases
 from commerce_evals.dealer import dealer
 from commerce_evals.domains import WORLDS, load_world
-from commerce_evals.flow import dataset_paths
+from commerce_evals.harness.chain import AFTER
+from commerce_evals.harness.flow_task import dataset_paths
 from tests.helpers import alternative_ids, assert_passes, case_score, run_task, samples_by_id
 
 CASES: list[Case] = load_cases(dataset_paths("dealer", None))

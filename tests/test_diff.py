@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from commerce_evals.cli import app
-from commerce_evals.runs.diffing import CaseChange, bucket_of, diff_runs
-from commerce_evals.runs.logs import CaseResult, EpochResult, RunResults, load_run
+from commerce_evals.cli.app import app
+from commerce_evals.reports.diffing import CaseChange, bucket_of, diff_runs
+from commerce_evals.reports.logs import CaseResult, EpochResult, RunResults, load_run
 from tests.run_pattern_logs import A_FAIL, A_FLAKY, B_FAIL, SUBSET, sweep_dir, sweep_log
 
 

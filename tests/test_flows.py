@@ -15,8 +15,8 @@ import pytest
 from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, EvalSample
 
-from commerce_evals.cases import Case, CaseFileError
-from commerce_evals.injection_scorer import (
+from commerce_evals.cases.model import Case, CaseFileError
+from commerce_evals.grading.injection_metrics import (
     ATTACK_KEYS,
     ATTACK_SUCCESS,
     BENIGN_UTILITY,

@@ -8,7 +8,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from commerce_evals.cases import Case, CaseFileError, Expected, load_cases, parse_case
+from commerce_evals.cases.model import Case, CaseFileError, Expected, load_cases, parse_case
 
 CASE_KEYS = list(Case.model_fields)
 EXPECTED_KEYS = list(Expected.model_fields)

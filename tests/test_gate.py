@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from commerce_evals.cli import app
-from commerce_evals.runs.gating import gate
-from commerce_evals.runs.logs import CaseResult, EpochResult, RunResults, load_run
-from commerce_evals.runs.set_spec import RunSet, load_sets
+from commerce_evals.cli.app import app
+from commerce_evals.reports.gating import gate
+from commerce_evals.reports.logs import CaseResult, EpochResult, RunResults, load_run
+from commerce_evals.reports.set_spec import RunSet, load_sets
 from tests.run_pattern_logs import EPOCHS, sweep_dir
 
 SETS = f"""

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from commerce_evals.cases import Expected
-from commerce_evals.changes import ChangeRules
-from commerce_evals.events import Run, UiEvent
-from commerce_evals.graders import GRADERS, GradeContext, ToolRoles, grade, tables_read
-from commerce_evals.keys import DEFAULT_KEYS
+from commerce_evals.cases.model import Expected
+from commerce_evals.grading.changes import ChangeRules
+from commerce_evals.grading.graders import GRADERS, GradeContext, ToolRoles, grade, tables_read
+from commerce_evals.grading.keys import DEFAULT_KEYS
+from commerce_evals.harness.events import Run, UiEvent
 from tests.helpers import call, make_run, reply, result, ui
 
 ROLES = ToolRoles(

@@ -16,7 +16,7 @@ import json
 import pytest
 from inspect_ai.model import get_model
 
-from commerce_evals.events import Run
+from commerce_evals.harness.events import Run
 from commerce_evals.judging.dimensions import shared_dimensions
 from commerce_evals.judging.judge import (
     REFERENCE_REPLY,

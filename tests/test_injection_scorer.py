@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from commerce_evals.graders import Grade
-from commerce_evals.injection_scorer import (
+from commerce_evals.grading.graders import Grade
+from commerce_evals.grading.injection_metrics import (
     ATTACK_SUCCESS,
     BENIGN_UTILITY,
     UTILITY_UNDER_ATTACK,

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from commerce_evals.cases import case_files, load_cases
-from commerce_evals.flows import FLOWS
+from commerce_evals.cases.model import case_files, load_cases
+from commerce_evals.harness.flow_table import FLOWS
 
 REPO = Path(__file__).resolve().parents[1]
 SOURCE_ITEMS = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
@@ -93,7 +93,9 @@ def test_wheel_carries_every_data_file(built_wheel: Path) -> None:
             if f"commerce_evals/_data/{p.relative_to(REPO).as_posix()}" not in names
         ]
         assert missing == [], f"the wheel lacks {missing}"
-    prompts = {n for n in names if n.startswith("commerce_evals/judges/") and n.endswith(".md")}
+    prompts = {
+        n for n in names if n.startswith("commerce_evals/judging/prompts/") and n.endswith(".md")
+    }
     instructions = {
         n for n in names if n.startswith("commerce_evals/domains/") and n.endswith(".md")
     }
@@ -104,7 +106,7 @@ SCRIPT = """
 import json, sys
 import commerce_evals
 from inspect_ai import eval
-from commerce_evals.paths import data_dir
+from commerce_evals.cases.paths import data_dir
 
 runs = json.loads(sys.argv[1])
 report = {"package": commerce_evals.__file__, "datasets": str(data_dir("datasets")), "runs": {}}

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from commerce_evals import invariants
-from commerce_evals.events import Run, ToolCallEvent, ToolResultEvent
-from commerce_evals.flow import cached_world
-from commerce_evals.graders import GradeContext
+from commerce_evals.grading import invariants
+from commerce_evals.grading.graders import GradeContext
+from commerce_evals.harness.events import Run, ToolCallEvent, ToolResultEvent
+from commerce_evals.harness.flow_task import cached_world
 from tests.helpers import make_run, reply
 
 _ids = iter(range(10_000))

@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 
 from commerce_evals.domains.shop.world import ShopWorld
-from commerce_evals.flow import flow_task
+from commerce_evals.harness.flow_task import flow_task
 from tests.helpers import case_score, run_task, samples_by_id
 
 SAMPLES = 200

@@ -22,11 +22,11 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from commerce_evals.checkout import checkout
-from commerce_evals.cli import app
-from commerce_evals.commands.label import label_items, label_loop
+from commerce_evals.cli.app import app
+from commerce_evals.cli.commands.label import label_items, label_loop
 from commerce_evals.judging.labels import read_labels
 from commerce_evals.judging.records import read_judged
-from commerce_evals.providers import JUDGE_CALLS
+from commerce_evals.scripted.providers import JUDGE_CALLS
 from tests.conftest import DATA, MINI_SHOP
 from tests.helpers import case_score, run_task, samples_by_id
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from inspect_ai.model import get_model
 
-from commerce_evals.cases import Expected
-from commerce_evals.events import Run
+from commerce_evals.cases.model import Expected
+from commerce_evals.harness.events import Run
 from commerce_evals.judging.dimensions import (
     DimensionFileError,
     check_expected,
@@ -35,7 +35,7 @@ from commerce_evals.judging.prompt import (
 )
 from commerce_evals.judging.transcript import quote, render
 from commerce_evals.judging.verdict import parse_verdict
-from commerce_evals.providers import decide
+from commerce_evals.scripted.providers import decide
 from tests.helpers import call, make_run, reply, result
 
 INJECTION = (

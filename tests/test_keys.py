@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from commerce_evals import injection_scorer, invariants, keys, lint
-from commerce_evals.cases import Case, Expected
-from commerce_evals.graders import GRADERS
-from commerce_evals.keys import KEYS, key_block
+from commerce_evals.cases.model import Case, Expected
+from commerce_evals.grading import injection_metrics as injection_scorer
+from commerce_evals.grading import invariants, keys
+from commerce_evals.grading.graders import GRADERS
+from commerce_evals.grading.keys import KEYS, key_block
+from commerce_evals.lint import runner as lint
 
 ROOT = Path(__file__).parents[1]
 
@@ -36,7 +38,7 @@ def test_the_docs_key_tables_are_the_generated_one() -> None:
     block = key_block()
     for doc in ("README.md", "docs/authoring.md"):
         assert block in (ROOT / doc).read_text(), (
-            f"{doc}: regenerate with python -m commerce_evals.keys"
+            f"{doc}: regenerate with python -m commerce_evals.grading.keys"
         )
 
 
@@ -81,7 +83,7 @@ def test_a_turn_declares_what_it_confirms() -> None:
 
 
 def test_breaks_and_waivers_name_keys_or_invariants_of_the_domain(tmp_path: Path) -> None:
-    from commerce_evals.flow import cached_world
+    from commerce_evals.harness.flow_task import cached_world
 
     world = cached_world("shop", None, True)
     case = Case.model_validate(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from commerce_evals.commands.label import label_items, label_loop
+from commerce_evals.cli.commands.label import label_items, label_loop
 from commerce_evals.support import support
 from tests.helpers import run_task
 

@@ -3,8 +3,8 @@ the per-tool call limit's grade says how many calls were made."""
 
 from __future__ import annotations
 
-from commerce_evals.cases import Expected
-from commerce_evals.graders import ToolRoles, grade
+from commerce_evals.cases.model import Expected
+from commerce_evals.grading.graders import ToolRoles, grade
 from tests.helpers import call, make_run, reply
 
 ROLES = ToolRoles()
@@ -34,11 +34,11 @@ def test_the_per_tool_limit_reports_the_calls_made() -> None:
 
 
 def test_the_regression_set_spans_every_flow_with_its_critical_cases() -> None:
-    from commerce_evals.cases import load_case_sources
-    from commerce_evals.flow import dataset_paths
-    from commerce_evals.flows import FLOWS
-    from commerce_evals.runs.gating import CaseInfo
-    from commerce_evals.runs.set_spec import load_sets
+    from commerce_evals.cases.model import load_case_sources
+    from commerce_evals.harness.flow_table import FLOWS
+    from commerce_evals.harness.flow_task import dataset_paths
+    from commerce_evals.reports.gating import CaseInfo
+    from commerce_evals.reports.set_spec import load_sets
 
     regression = load_sets().get("regression")
     for flow in FLOWS:

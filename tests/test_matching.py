@@ -1,4 +1,4 @@
-from commerce_evals.matching import matches
+from commerce_evals.grading.matching import matches
 
 
 def test_dict_pattern_is_a_subset_and_nests() -> None:

@@ -9,7 +9,7 @@ import json
 import pytest
 from inspect_ai import eval
 
-from commerce_evals.flow import flow_task
+from commerce_evals.harness.flow_task import flow_task
 from tests.api_stub import assert_scored_as_under_reference, stub_cases, tag_requests_with_case
 from tests.helpers import SCRIPTED_JUDGE, run_task, samples_by_id
 from tests.openai_stub import OpenAIStub

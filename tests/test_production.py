@@ -14,12 +14,12 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log, resolve_sample_attachments
 from typer.testing import CliRunner
 
-from commerce_evals.cli import app
+from commerce_evals.cli.app import app
 from commerce_evals.judging import shared_dimensions
 from commerce_evals.production import EXAMPLE_TRAFFIC
-from commerce_evals.runs.logs import log_files, sorted_samples
-from commerce_evals.runs.traffic import load_traffic
-from commerce_evals.runs.trends import _dedupe, trends
+from commerce_evals.reports.logs import log_files, sorted_samples
+from commerce_evals.reports.traffic import load_traffic
+from commerce_evals.reports.trends import _dedupe, trends
 from tests.run_pattern_logs import production_dir
 
 SPLIT = "2026-11-25"  # conversations before it are judged Pass, from it on Fail

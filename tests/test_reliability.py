@@ -7,9 +7,9 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
-from commerce_evals.agent import RunRecord
 from commerce_evals.checkout import checkout
-from commerce_evals.events import ToolResultEvent, TurnEndEvent
+from commerce_evals.harness.events import ToolResultEvent, TurnEndEvent
+from commerce_evals.harness.solver import RunRecord
 from tests.conftest import DATA, MINI_SHOP
 
 MINI_CASES = str(DATA / "cases" / "mini.yaml")

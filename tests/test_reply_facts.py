@@ -13,11 +13,10 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from commerce_evals.cases import Expected
-from commerce_evals.events import ToolResultEvent
-from commerce_evals.facts import mentions
-from commerce_evals.graders import GradeContext, ToolRoles, grade
-from commerce_evals.reply_facts import (
+from commerce_evals.cases.model import Expected
+from commerce_evals.grading.facts import mentions
+from commerce_evals.grading.graders import GradeContext, ToolRoles, grade
+from commerce_evals.grading.reply_facts import (
     Fact,
     action_claims,
     claims,
@@ -25,6 +24,7 @@ from commerce_evals.reply_facts import (
     reply_states,
     what_changed,
 )
+from commerce_evals.harness.events import ToolResultEvent
 from tests.helpers import make_run, reply
 
 

@@ -11,13 +11,13 @@ import pytest
 from inspect_ai.log import read_eval_log, write_eval_log
 from typer.testing import CliRunner
 
-from commerce_evals.cli import app
-from commerce_evals.runs import compare_report
-from commerce_evals.runs.comparison import build_comparison
-from commerce_evals.runs.gating import gate
-from commerce_evals.runs.logs import RunResults, case_results, load_run, log_info
-from commerce_evals.runs.prices import load_prices
-from commerce_evals.runs.set_spec import load_sets
+from commerce_evals.cli.app import app
+from commerce_evals.reports import compare_report
+from commerce_evals.reports.comparison import build_comparison
+from commerce_evals.reports.gating import gate
+from commerce_evals.reports.logs import RunResults, case_results, load_run, log_info
+from commerce_evals.reports.prices import load_prices
+from commerce_evals.reports.set_spec import load_sets
 from tests.helpers import case_score, samples_by_id
 from tests.run_pattern_logs import (
     CANCELLED_KEEPS,

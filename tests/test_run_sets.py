@@ -9,13 +9,13 @@ import pytest
 from inspect_ai.log import read_eval_log
 from typer.testing import CliRunner
 
-from commerce_evals.cases import load_cases
-from commerce_evals.cli import app
-from commerce_evals.flow import dataset_paths
-from commerce_evals.flows import FLOWS
-from commerce_evals.runs.logs import log_files
-from commerce_evals.runs.set_spec import CaseInfo, Selection, SetsFileError, load_sets
-from commerce_evals.sets import flows_with_cases
+from commerce_evals.case_set import flows_with_cases
+from commerce_evals.cases.model import load_cases
+from commerce_evals.cli.app import app
+from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.harness.flow_task import dataset_paths
+from commerce_evals.reports.logs import log_files
+from commerce_evals.reports.set_spec import CaseInfo, Selection, SetsFileError, load_sets
 from tests.run_pattern_logs import regression_dir
 
 

@@ -17,11 +17,11 @@ from inspect_ai import eval
 from typer.testing import CliRunner
 
 from commerce_evals.checkout import checkout
-from commerce_evals.cli import app
-from commerce_evals.commands.label import label_items
+from commerce_evals.cli.app import app
+from commerce_evals.cli.commands.label import label_items
+from commerce_evals.harness.shards import Shard
 from commerce_evals.judging.records import read_judged
-from commerce_evals.runs.logs import LogReadError, load_run, log_files
-from commerce_evals.shards import Shard
+from commerce_evals.reports.logs import LogReadError, load_run, log_files
 from tests.run_pattern_logs import SUBSET, judged_ids
 
 s3fs = pytest.importorskip("s3fs")

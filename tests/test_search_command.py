@@ -6,7 +6,7 @@ import json
 
 from typer.testing import CliRunner
 
-from commerce_evals.cli import app
+from commerce_evals.cli.app import app
 from commerce_evals.domains.shop.world import ShopWorld
 
 runner = CliRunner()

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from commerce_evals.cases import CaseFileError, parse_case
+from commerce_evals.cases.model import CaseFileError, parse_case
 from commerce_evals.domains.base import DATASETS
 
 SEED_FILE = DATASETS / "support" / "seed_tasks.yaml"
@@ -167,7 +167,7 @@ def test_the_verbatim_file_holds_the_seeds_tasks_as_printed() -> None:
 
 
 def test_the_verbatim_tasks_load_with_the_seeds_meaning() -> None:
-    from commerce_evals.cases import load_case_sources
+    from commerce_evals.cases.model import load_case_sources
 
     cases = {c.id: c for _, c in load_case_sources([VERBATIM])}
     assert set(cases) == {"identity-missing", "refund-two-items-one-call"}

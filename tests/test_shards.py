@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 from inspect_ai import eval
 
-from commerce_evals.cases import load_cases
+from commerce_evals.case_set import case_set_flow
+from commerce_evals.cases.model import load_cases
 from commerce_evals.dealer import dealer
-from commerce_evals.flow import dataset_paths
-from commerce_evals.flows import FLOWS
-from commerce_evals.runs.logs import Completeness, LogInfo, shard_gaps
-from commerce_evals.sets import case_set_flow
-from commerce_evals.shards import Shard, shard_number, sizes
-from commerce_evals.task_args import TaskArgumentError
+from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.harness.flow_task import dataset_paths
+from commerce_evals.harness.shards import Shard, shard_number, sizes
+from commerce_evals.harness.task_args import TaskArgumentError
+from commerce_evals.reports.logs import Completeness, LogInfo, shard_gaps
 
 
 def all_case_ids() -> list[str]:

@@ -7,7 +7,7 @@ import pytest
 from commerce_evals.domains.shop.session import ShopSession
 from commerce_evals.domains.shop.tools import MERCHANT_TOOLS, SHOPPER_TOOLS
 from commerce_evals.domains.shop.world import ShopWorld
-from commerce_evals.events import CartUpdateEvent, ToolResultEvent, UiEvent
+from commerce_evals.harness.events import CartUpdateEvent, ToolResultEvent, UiEvent
 from tests.conftest import MINI_SHOP
 
 SPECS = {t.name: t for t in [*SHOPPER_TOOLS, *MERCHANT_TOOLS]}

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from commerce_evals.runs.stats import EXACT_BELOW, mcnemar
+from commerce_evals.reports.stats import EXACT_BELOW, mcnemar
 
 
 def pairs(b: int, c: int, same: int = 0) -> list[tuple[bool, bool]]:

@@ -11,12 +11,12 @@ import pytest
 import yaml
 from inspect_ai.log import EvalSample
 
-from commerce_evals.cases import Case, load_case_sources
+from commerce_evals.cases.model import Case, load_case_sources
+from commerce_evals.cases.seed_format import is_seed_task
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import DATASETS
-from commerce_evals.events import Run
-from commerce_evals.flow import dataset_paths
-from commerce_evals.seed_format import is_seed_task
+from commerce_evals.harness.events import Run
+from commerce_evals.harness.flow_task import dataset_paths
 from commerce_evals.support import support
 from tests.helpers import (
     alternative_ids,

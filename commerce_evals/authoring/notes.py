@@ -21,8 +21,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from commerce_evals.cases import Case
-from commerce_evals.events import Run
+from commerce_evals.cases.model import Case
+from commerce_evals.harness.events import Run
 from commerce_evals.judging.prompt import sha
 from commerce_evals.judging.records import case_score, read_log, sample_case, sample_run
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from commerce_evals.cases import CaseFileError, _read_entries, case_files, parse_case
+from commerce_evals.cases.model import CaseFileError, _read_entries, case_files, parse_case
 
 DRAFT = "draft"
 _NUMBER = re.compile(r"^(?P<flow>[a-z][a-z0-9_]*)-(?P<n>\d{3})-")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from importlib import import_module
 from pathlib import Path
 
+from commerce_evals.cases.errors import InputError
 from commerce_evals.domains.base import World
-from commerce_evals.errors import InputError
 
 WORLDS = {
     "shop": "commerce_evals.domains.shop.world:ShopWorld",

@@ -18,14 +18,14 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
-from commerce_evals import invariants
-from commerce_evals.cases import Case
-from commerce_evals.chain import own_state
-from commerce_evals.changes import ChangeRules
-from commerce_evals.events import Event, Snapshot, ToolResultEvent
-from commerce_evals.graders import ToolRoles
-from commerce_evals.keys import KEYS, pattern_values
-from commerce_evals.paths import data_dir
+from commerce_evals.cases.model import Case
+from commerce_evals.cases.paths import data_dir
+from commerce_evals.grading import invariants
+from commerce_evals.grading.changes import ChangeRules
+from commerce_evals.grading.graders import ToolRoles
+from commerce_evals.grading.keys import KEYS, pattern_values
+from commerce_evals.harness.chain import own_state
+from commerce_evals.harness.events import Event, Snapshot, ToolResultEvent
 
 FIXTURES = data_dir("fixtures")
 POISONED = data_dir("poisoned")

@@ -1,4 +1,4 @@
-"""Judge dimensions: the shared ones (a prompt file each in commerce_evals/judges/) and a case's rubric.
+"""Judge dimensions: the shared ones (a prompt file each in commerce_evals/judging/prompts/) and a case's rubric.
 
 A dimension file is markdown with a YAML front matter block:
 
@@ -23,10 +23,10 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from commerce_evals.cases import Expected
-from commerce_evals.errors import InputError
+from commerce_evals.cases.errors import InputError
+from commerce_evals.cases.model import Expected
 
-JUDGES_DIR = Path(__file__).resolve().parent.parent / "judges"
+JUDGES_DIR = Path(__file__).resolve().parent / "prompts"
 RUBRIC = "rubric"
 NAME = r"^[a-z][a-z0-9_]*$"
 REQUIRED_SECTIONS = ("criterion", "pass", "fail", "examples")

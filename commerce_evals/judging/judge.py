@@ -26,8 +26,8 @@ from inspect_ai.model import (
 from inspect_ai.util import json_schema
 from pydantic import BaseModel
 
-from commerce_evals.cases import Expected
-from commerce_evals.events import Run
+from commerce_evals.cases.model import Expected
+from commerce_evals.harness.events import Run
 from commerce_evals.judging.dimensions import (
     RUBRIC,
     Dimension,
@@ -72,7 +72,7 @@ class JudgeSettings:
     max_chars: int = DEFAULT_MAX_CHARS
     structured: bool = True
     timeout: float = DEFAULT_TIMEOUT
-    template: str | None = None  # None: commerce_evals/judges/_template.md
+    template: str | None = None  # None: commerce_evals/judging/prompts/_template.md
     enabled: bool = True  # False: `-T judge=off`, a code-only run on purpose
 
     @property

@@ -23,9 +23,9 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from commerce_evals.errors import InputError
+from commerce_evals.cases.errors import InputError
+from commerce_evals.cases.reading import ReadError, compose_yaml, parse_json, read_text
 from commerce_evals.judging.dimensions import NAME
-from commerce_evals.reading import ReadError, compose_yaml, parse_json, read_text
 
 
 class Label(BaseModel):

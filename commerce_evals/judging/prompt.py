@@ -1,6 +1,6 @@
 """The judge prompt: quoted data first, then the instructions; and the fingerprint of a verdict.
 
-The template (commerce_evals/judges/_template.md) has {{name}} slots, filled in one pass so text put
+The template (commerce_evals/judging/prompts/_template.md) has {{name}} slots, filled in one pass so text put
 into one slot is never read as another slot. Everything between the block tags is quoted by
 commerce_evals/judging/transcript.py: the transcript a JSON value per event line, the reference
 material (a policy) a JSON string per line, and extra evidence (a change set, say) one labelled

@@ -10,12 +10,12 @@ from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.scorer import Score
 from inspect_ai.util import Store
 
-from commerce_evals.agent import RunRecord
-from commerce_evals.cases import Case
-from commerce_evals.events import Run
+from commerce_evals.cases.model import Case
+from commerce_evals.harness.events import Run
+from commerce_evals.harness.solver import RunRecord
 from commerce_evals.judging.prompt import judge_key
-from commerce_evals.runs.logs import LogReadError, read_logs
-from commerce_evals.runs.logs import read_log as read_any_log
+from commerce_evals.reports.logs import LogReadError, read_logs
+from commerce_evals.reports.logs import read_log as read_any_log
 
 SCORER = "commerce_case"
 

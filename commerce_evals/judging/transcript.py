@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from commerce_evals.events import (
+from commerce_evals.harness.events import (
     CartUpdateEvent,
     ChangeUpdateEvent,
     Event,
@@ -220,7 +220,7 @@ CHANGES = "[after the run] changes "
 def _change_lines(run: Run, last: int) -> list[Line]:
     """What the run changed in the store, a line per table ({} when it changed nothing): the
     evidence a claim of a done action is judged against. Cut after the graded turn's tool lines."""
-    from commerce_evals.reply_facts import what_changed
+    from commerce_evals.grading.reply_facts import what_changed
 
     changes = what_changed(run)
     if not changes:

@@ -1,13 +1,13 @@
-"""The dealer's invariants (see commerce_evals/invariants.py): how every write must go."""
+"""The dealer's invariants (see commerce_evals/grading/invariants.py): how every write must go."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from commerce_evals.events import ToolCallEvent
-from commerce_evals.graders import GradeContext, Verdict
-from commerce_evals.invariants import invariant
+from commerce_evals.grading.graders import GradeContext, Verdict
+from commerce_evals.grading.invariants import invariant
+from commerce_evals.harness.events import ToolCallEvent
 
 RUN_TOOLS = frozenset({"run_write", "run_destructive"})
 # the hand-off a NEEDS_PERSON answer calls for: a task for the person is not acting on it

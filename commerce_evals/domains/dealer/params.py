@@ -11,7 +11,7 @@ from datetime import date
 from typing import Any, Literal
 
 from commerce_evals.domains.base import ToolFailure
-from commerce_evals.matching import as_number
+from commerce_evals.grading.matching import as_number
 
 ParamType = Literal["string", "number", "integer", "date", "enum"]
 

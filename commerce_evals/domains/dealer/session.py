@@ -20,7 +20,7 @@ from commerce_evals.domains.dealer.operations import OPERATIONS, Needs, Operatio
 from commerce_evals.domains.dealer.params import clean_params
 from commerce_evals.domains.dealer.store import SandboxStore
 from commerce_evals.domains.dealer.world import DealerWorld
-from commerce_evals.events import Snapshot
+from commerce_evals.harness.events import Snapshot
 
 
 def words(text: str) -> set[str]:

@@ -20,7 +20,7 @@ from commerce_evals.domains.dealer.models import (
     Task,
     Vehicle,
 )
-from commerce_evals.events import Row, Snapshot
+from commerce_evals.harness.events import Row, Snapshot
 
 if TYPE_CHECKING:
     from commerce_evals.domains.dealer.world import DealerWorld

@@ -19,7 +19,7 @@ from commerce_evals.domains.dealer.models import (
     Vehicle,
 )
 from commerce_evals.domains.dealer.store import SandboxStore
-from commerce_evals.matching import matches
+from commerce_evals.grading.matching import matches
 
 Row = dict[str, Any]
 DEFAULT_PAGE_SIZE = 10

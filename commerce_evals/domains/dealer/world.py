@@ -14,7 +14,8 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from commerce_evals.changes import ChangeRules
+from commerce_evals.cases.errors import InputError
+from commerce_evals.cases.reading import MAX_FIXTURE_BYTES, read_data
 from commerce_evals.domains.base import FIXTURES, AgentProfile, World
 from commerce_evals.domains.dealer.models import (
     BuyPlan,
@@ -32,8 +33,7 @@ from commerce_evals.domains.dealer.models import (
     VehiclesFile,
 )
 from commerce_evals.domains.dealer.tools import OPERATOR_TOOLS
-from commerce_evals.errors import InputError
-from commerce_evals.reading import MAX_FIXTURE_BYTES, read_data
+from commerce_evals.grading.changes import ChangeRules
 
 HERE = Path(__file__).parent
 M = TypeVar("M", bound=BaseModel)

@@ -1,4 +1,4 @@
-"""The shop's invariants (see commerce_evals/invariants.py): what holds in every shop case."""
+"""The shop's invariants (see commerce_evals/grading/invariants.py): what holds in every shop case."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import re
 from collections import Counter
 from typing import Any
 
-from commerce_evals.events import ToolCallEvent
-from commerce_evals.graders import GradeContext, Verdict
-from commerce_evals.invariants import invariant
+from commerce_evals.grading.graders import GradeContext, Verdict
+from commerce_evals.grading.invariants import invariant
+from commerce_evals.harness.events import ToolCallEvent
 
 CARTS = frozenset({"add_to_cart"})
 PRESENTS = frozenset({"present_suggestions", "present_comparison", "present_product_card"})

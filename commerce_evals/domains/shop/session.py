@@ -12,7 +12,7 @@ from commerce_evals.domains.base import Session, ToolFailure
 from commerce_evals.domains.shop import gates
 from commerce_evals.domains.shop.models import Product, ShopState
 from commerce_evals.domains.shop.world import ShopWorld
-from commerce_evals.events import CartUpdateEvent, ChangeUpdateEvent, Snapshot, UiEvent
+from commerce_evals.harness.events import CartUpdateEvent, ChangeUpdateEvent, Snapshot, UiEvent
 
 MAX_RESULTS = 20
 

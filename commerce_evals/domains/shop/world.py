@@ -8,7 +8,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
-from commerce_evals.changes import ChangeRules
+from commerce_evals.cases.errors import InputError
+from commerce_evals.cases.reading import MAX_FIXTURE_BYTES, read_data, read_text
 from commerce_evals.domains.base import FIXTURES, POISONED, AgentProfile, World
 from commerce_evals.domains.shop.models import (
     Catalog,
@@ -22,8 +23,7 @@ from commerce_evals.domains.shop.models import (
 )
 from commerce_evals.domains.shop.search import SearchIndex
 from commerce_evals.domains.shop.tools import MERCHANT_TOOLS, SHOPPER_TOOLS
-from commerce_evals.errors import InputError
-from commerce_evals.reading import MAX_FIXTURE_BYTES, read_data, read_text
+from commerce_evals.grading.changes import ChangeRules
 
 HERE = Path(__file__).parent
 

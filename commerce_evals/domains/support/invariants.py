@@ -1,13 +1,13 @@
-"""The support desk's invariants (see commerce_evals/invariants.py): the policy's hard lines."""
+"""The support desk's invariants (see commerce_evals/grading/invariants.py): the policy's hard lines."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from commerce_evals.events import Turn
-from commerce_evals.graders import GradeContext, Verdict
-from commerce_evals.invariants import invariant
+from commerce_evals.grading.graders import GradeContext, Verdict
+from commerce_evals.grading.invariants import invariant
+from commerce_evals.harness.events import Turn
 
 VERIFIES = frozenset({"find_customer", "find_customer_by_email"})
 READS = frozenset({"get_order"})

@@ -13,7 +13,7 @@ from typing import Any
 from commerce_evals.domains.base import Session, ToolFailure
 from commerce_evals.domains.support.models import Address, Order, SupportState
 from commerce_evals.domains.support.world import SupportWorld
-from commerce_evals.events import Snapshot
+from commerce_evals.harness.events import Snapshot
 
 NO_MATCH = "no customer matches those details"
 

@@ -15,8 +15,9 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
-from commerce_evals.cases import Case
-from commerce_evals.changes import ChangeRules
+from commerce_evals.cases.errors import InputError
+from commerce_evals.cases.model import Case
+from commerce_evals.cases.reading import MAX_FIXTURE_BYTES, read_data, read_text
 from commerce_evals.domains.base import FIXTURES, AgentProfile, World
 from commerce_evals.domains.support.models import (
     Customer,
@@ -31,8 +32,7 @@ from commerce_evals.domains.support.models import (
     Tickets,
 )
 from commerce_evals.domains.support.tools import SUPPORT_TOOLS
-from commerce_evals.errors import InputError
-from commerce_evals.reading import MAX_FIXTURE_BYTES, read_data, read_text
+from commerce_evals.grading.changes import ChangeRules
 
 HERE = Path(__file__).parent
 

@@ -1,0 +1,157 @@
+"""Running a set: one Inspect command for the regression set, a flow's targeted set, or everything.
+
+    inspect eval commerce_evals/case_set -T set=regression --log-dir logs/regression
+    (or, from a checkout: inspect eval commerce_evals/case_set.py@case_set -T set=regression)
+
+`case_set` is an Inspect task source: it yields one task per flow that has cases in the set (each
+the flow's own task, filtered to the set's cases, with the set's epochs), so a set can span
+domains and a flow with no case in it is simply not run. Each yielded task is `case_set_flow`,
+a registered task of its own, so `inspect eval-retry` on one of its logs rebuilds the same
+filtered task, and the log records `set` in its task args and metadata for `commerce-evals gate`.
+`--epochs` on the command line overrides the set's epochs, as for any task. `-T shard=i/n` runs
+shard i of n of the set's cases in each flow (commerce_evals/harness/shards.py); a flow with no case in
+that shard is not run on this machine.
+
+Inspect does not run task sources under `eval-set`; a resumable sweep over whole flows
+(`everything`) lists the flow tasks instead: see docs/run-pattern.md.
+"""
+
+from __future__ import annotations
+
+import inspect as pyinspect
+import logging
+from collections.abc import Callable
+from importlib import import_module
+
+from inspect_ai import Epochs, Task, TaskSource, task, task_source, task_with
+
+from commerce_evals.cases.model import CaseFileError, load_cases
+from commerce_evals.harness.flow_task import dataset_paths, sample_case_id, shard_samples
+from commerce_evals.harness.shards import Shard
+from commerce_evals.harness.shards import metadata as shard_metadata
+from commerce_evals.harness.task_args import checked_arguments
+from commerce_evals.reports.set_spec import CaseInfo, RunSet, load_sets
+
+logger = logging.getLogger(__name__)
+
+
+class NoCasesInSet(CaseFileError):
+    """The flow has no case the set selects (a task needs at least one sample)."""
+
+
+def flow_task_function(flow: str) -> Callable[..., Task]:
+    """The flow's own @task: commerce_evals/<flow>.py defines a task named after the flow."""
+    return getattr(import_module(f"commerce_evals.{flow}"), flow)
+
+
+def _accepted(function: Callable[..., Task], args: dict[str, object]) -> dict[str, object]:
+    params = pyinspect.signature(function).parameters
+    return {k: v for k, v in args.items() if v is not None and k in params}
+
+
+def flows_with_cases(run_set: RunSet) -> list[str]:
+    """The flows whose case files hold at least one case of the set."""
+    found = []
+    for flow in run_set.select.candidate_flows():
+        paths = dataset_paths(flow, None)
+        if not paths:
+            continue
+        cases = load_cases(paths)
+        infos = (CaseInfo(c.id, c.flow, c.priority, tuple(c.tags)) for c in cases)
+        if any(run_set.select.matches(info) for info in infos):
+            found.append(flow)
+    return found
+
+
+@task
+@checked_arguments
+def case_set_flow(
+    flow: str,
+    set: str,
+    sets_file: str | None = None,
+    poisoned: bool | None = None,
+    max_rounds: int | None = None,
+    judge: bool | str | None = None,
+    shard: str | None = None,
+) -> Task:
+    """One flow's task filtered to the cases of a set, with the set's epochs.
+
+    Args:
+        flow: the flow (a key of commerce_evals.harness.flow_table.FLOWS).
+        set: the set's name in the sets file.
+        sets_file: a sets file to use instead of datasets/sets.yaml.
+        poisoned: passed to the flow's task when it takes it.
+        max_rounds: passed to the flow's task.
+        judge: off for a code-only run on purpose (passed to the flow's task).
+        shard: `i/n`: only shard i of n of the set's cases in this flow.
+    """
+    run_set = load_sets(sets_file).get(set)
+    function = flow_task_function(flow)
+    args = {
+        "poisoned": poisoned,
+        "max_rounds": max_rounds,
+        "epochs": run_set.epochs,
+        "judge": judge,
+    }
+    base = function(**_accepted(function, args))
+    samples = [
+        sample
+        for sample in base.dataset
+        if run_set.select.matches(CaseInfo.from_metadata(str(sample.id), sample.metadata or {}))
+    ]
+    if not samples:
+        raise NoCasesInSet([f"set {set!r}: flow {flow!r} has no case in it"])
+    all_case_ids = [sample_case_id(s) for s in samples]
+    part = Shard.parse(shard) if shard else None
+    if part is not None:
+        samples = shard_samples(samples, part)
+        if not samples:
+            raise NoCasesInSet([f"set {set!r}: flow {flow!r} has no case in shard {part}"])
+    return task_with(
+        base,
+        dataset=samples,
+        epochs=Epochs(run_set.epochs, base.epochs_reducer),
+        metadata={**(base.metadata or {}), "set": set, **shard_metadata(part, all_case_ids)},
+    )
+
+
+@task_source
+@checked_arguments
+def case_set(
+    set: str,
+    sets_file: str | None = None,
+    poisoned: bool | None = None,
+    max_rounds: int | None = None,
+    judge: bool | str | None = None,
+    shard: str | None = None,
+) -> TaskSource:
+    """Every flow's part of a set: one case_set_flow task per flow that has cases in it.
+
+    Args:
+        set: the set's name in the sets file (datasets/sets.yaml).
+        sets_file: a sets file to use instead.
+        poisoned: passed to each flow's task that takes it.
+        max_rounds: passed to each flow's task.
+        judge: off for a code-only run on purpose (passed to each flow's task).
+        shard: `i/n`: this machine's shard of the set (flows with no case in it are skipped).
+    """
+    run_set = load_sets(sets_file).get(set)
+    tasks = []
+    for flow in flows_with_cases(run_set):
+        try:
+            tasks.append(
+                case_set_flow(
+                    flow=flow,
+                    set=set,
+                    sets_file=sets_file,
+                    poisoned=poisoned,
+                    max_rounds=max_rounds,
+                    judge=judge,
+                    shard=shard,
+                )
+            )
+        except NoCasesInSet as err:  # the flow's task left the set's cases out (poisoned=false)
+            logger.warning(str(err))
+    if not tasks:
+        raise NoCasesInSet([f"set {set!r} selects no case in any flow"])
+    return TaskSource.from_tasks(tasks)

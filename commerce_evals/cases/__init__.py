@@ -1,0 +1,1 @@
+"""The files people write: the case model and its loaders, reading limits, data paths, input errors."""

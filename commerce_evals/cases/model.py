@@ -1,0 +1,449 @@
+"""The case shape (seed 000's, plus reference and counterexample runs) and the case-file loader."""
+
+from __future__ import annotations
+
+import copy
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import (
+    Field,
+    ValidationError,
+    create_model,
+    field_validator,
+    model_validator,
+)
+
+from commerce_evals.cases.errors import InputError
+from commerce_evals.cases.reading import ReadError, parse_data, read_text
+from commerce_evals.grading.keys import (  # noqa: F401  (the value shapes are re-exported here)
+    DEFAULT_KEYS,
+    EMPTY,
+    KEYS,
+    MAP,
+    Before,
+    CallLimit,
+    CallOrder,
+    CartLine,
+    ChangesExpect,
+    KeySpec,
+    StateExpect,
+    Strict,
+    ToolPattern,
+    canonical,
+    fold_aliases,
+)
+
+CASE_ID = re.compile(r"^[a-z][a-z0-9_]*-\d{3}-[a-z0-9][a-z0-9-]*$")
+# Seed 003's task ids (`identity-missing`), accepted as written for tasks in its format; their flow
+# is the folder or file they sit in (datasets/support/...), kept in `flow_name`.
+SEED_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+class ExpectedBase(Strict):
+    """Only the keys a case is about; the fields come from the key registry (keys.py)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fold_aliases(cls, data: Any) -> Any:
+        return fold_aliases(data) if isinstance(data, dict) else data
+
+    def asserted_keys(self) -> list[str]:
+        """The keys this case grades, in registry order: the keys it sets, and the keys on by
+        default (the closed-world outcome) unless it waives them whole."""
+        return [
+            k
+            for k in type(self).model_fields
+            if (k in self.model_fields_set or k in DEFAULT_KEYS) and not self.waived(k)
+        ]
+
+    def written_keys(self) -> list[str]:
+        """The keys the case file sets itself (a draft sets none), in registry order."""
+        return [k for k in type(self).model_fields if k in self.model_fields_set]
+
+    def waived(self, key: str) -> bool:
+        """A key on by default that the case turned off (`action_claims: false`) or waived for
+        every table (`changes: {any: ["*"], reason}`)."""
+        value = getattr(self, key, None)
+        if value is False:
+            return True
+        return isinstance(value, ChangesExpect) and "*" in value.any
+
+
+def _field(spec: KeySpec) -> tuple[Any, Any]:
+    if spec.default is EMPTY:
+        return (spec.value, Field(default_factory=list))
+    if spec.default is MAP:
+        return (spec.value, Field(default_factory=dict))
+    return (spec.value, spec.default)
+
+
+if TYPE_CHECKING:
+
+    class Expected(ExpectedBase):
+        """The fields are built from the key registry at import, so a type checker sees them
+        only as attributes of some type; tests check the model against the registry."""
+
+        def __getattr__(self, name: str) -> Any: ...
+
+else:
+    Expected = create_model(
+        "Expected",
+        __base__=ExpectedBase,
+        __module__=__name__,
+        __doc__="Only the keys a case is about. Which part of a run each key reads is in keys.py.",
+        **{spec.name: _field(spec) for spec in KEYS},
+    )
+
+
+class ScriptedCall(Strict):
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class ScriptedTurn(Strict):
+    """One turn of a scripted run: rounds of tool calls, then the reply.
+
+    Each item of `calls` is one call in its own round, or a list of calls made together in one round.
+    When the last round calls a turn-ending tool, the reply travels in that same message.
+    """
+
+    calls: list[ScriptedCall | list[ScriptedCall]] = Field(default_factory=list)
+    reply: str = ""
+
+    def rounds(self) -> list[list[ScriptedCall]]:
+        return [step if isinstance(step, list) else [step] for step in self.calls]
+
+
+class Counterexample(Strict):
+    """A scripted bad run that must fail exactly the keys it names.
+
+    `turns` replaces the last len(turns) turns of the reference; earlier turns replay the reference.
+    """
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    breaks: list[str] = Field(min_length=1)
+    turns: list[ScriptedTurn] = Field(min_length=1)
+    note: str = ""
+
+    @field_validator("breaks", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        values = [value] if isinstance(value, str) else value
+        # an alias names its key: a counterexample may still say `before` for `call_order`
+        return [canonical(v) if isinstance(v, str) else v for v in values]
+
+
+class Alternative(Strict):
+    """A scripted good run that differs from the reference and must pass every key.
+
+    Other wording or formats of the same facts, an extra read-only lookup, another valid order of
+    calls: what a careful reviewer would accept. `turns` replaces the last len(turns) turns of the
+    reference, as a counterexample's do. Each alternative is also an oracle for the end state: a
+    run passes the closed-world outcome when its changes match the reference's or any alternative's.
+    """
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    turns: list[ScriptedTurn] = Field(min_length=1)
+    note: str = ""
+
+
+class UserTurn(Strict):
+    """A scripted user message, and the writes it consents to (tool names, `"*"` for any).
+
+    Consent is declared by the case, never guessed from the text: `{say: "Yes, place it.",
+    confirms: [place_order]}`. A plain string says the same with nothing confirmed.
+    """
+
+    say: str = Field(min_length=1)
+    confirms: list[str] = Field(default_factory=list)
+
+
+class Case(Strict):
+    id: str
+    priority: Literal["critical", "high", "medium", "low"]
+    difficulty: Literal["easy", "medium", "hard"]
+    flow_name: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    niche: str | None = None
+    skip: str | None = None
+    purpose: str = ""
+    should: Literal["do", "ask", "refuse", "escalate", "answer"] | None = None
+    state: dict[str, Any] = Field(default_factory=dict)
+    turns: list[str] = Field(min_length=1)
+    # per turn, the writes that turn's user message consents to (from `{say, confirms}` turns)
+    confirms: list[list[str]] = Field(default_factory=list)
+    expected: Expected
+    # invariants of the domain this case does not hold, each with the reason
+    waive: dict[str, str] = Field(default_factory=dict)
+    notes: str = ""
+    reference: list[ScriptedTurn] | None = None
+    alternatives: list[Alternative] = Field(default_factory=list)
+    counterexamples: list[Counterexample] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _split_turns(cls, data: Any) -> Any:
+        """`{say, confirms}` turns become the message text plus `confirms`, aligned by turn."""
+        turns = data.get("turns") if isinstance(data, dict) else None
+        if not isinstance(turns, list) or not any(isinstance(t, dict) for t in turns):
+            return data
+        parsed = [UserTurn.model_validate(t) if isinstance(t, dict) else t for t in turns]
+        return {
+            **data,
+            "turns": [t.say if isinstance(t, UserTurn) else t for t in parsed],
+            "confirms": [t.confirms if isinstance(t, UserTurn) else [] for t in parsed],
+        }
+
+    @field_validator("waive")
+    @classmethod
+    def _waivers_have_reasons(cls, value: dict[str, str]) -> dict[str, str]:
+        for name, reason in value.items():
+            if len(reason.strip()) < 8:
+                raise ValueError(f"waive.{name}: say why the case waives it")
+        return value
+
+    @model_validator(mode="after")
+    def _id_shape(self) -> Case:
+        seed_id = self.flow_name is not None and SEED_ID.match(self.id)
+        if not CASE_ID.match(self.id) and not seed_id:
+            raise ValueError(f"id {self.id!r} does not match <flow>-<nnn>-<behavior>")
+        return self
+
+    @field_validator("skip")
+    @classmethod
+    def _skip_has_reason(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError("skip needs a reason")
+        return value
+
+    @model_validator(mode="after")
+    def _scripts_fit(self) -> Case:
+        if self.reference is None and self.skip is None:
+            raise ValueError("reference: every runnable case needs a reference run")
+        if self.reference is not None and len(self.reference) != len(self.turns):
+            raise ValueError(
+                f"reference: {len(self.reference)} scripted turns for {len(self.turns)} turns"
+            )
+        if self.confirms and len(self.confirms) != len(self.turns):
+            raise ValueError(f"confirms: {len(self.confirms)} entries for {len(self.turns)} turns")
+        keys = set(self.expected.asserted_keys())
+        registry = {spec.name for spec in KEYS}
+        names: set[str] = set()
+        for alt in self.alternatives:
+            if alt.name in names:
+                raise ValueError(f"alternatives: name {alt.name!r} is used twice")
+            names.add(alt.name)
+            if len(alt.turns) > len(self.turns):
+                raise ValueError(f"alternatives.{alt.name}.turns: more turns than the case has")
+        for cx in self.counterexamples:
+            if cx.name in names:
+                raise ValueError(f"counterexamples: name {cx.name!r} is used twice")
+            names.add(cx.name)
+            if len(cx.turns) > len(self.turns):
+                raise ValueError(f"counterexamples.{cx.name}.turns: more turns than the case has")
+            # a name that is no key is a domain invariant, checked against the domain (base.py)
+            unknown = [k for k in cx.breaks if k in registry and k not in keys]
+            if unknown:
+                raise ValueError(
+                    f"counterexamples.{cx.name}.breaks: {unknown} are not keys this case asserts"
+                )
+        return self
+
+    def confirmed(self, turn: int) -> frozenset[str]:
+        """The writes turn `turn` (0-based) consents to, as the case declares them."""
+        return frozenset(self.confirms[turn]) if turn < len(self.confirms) else frozenset()
+
+    @property
+    def flow(self) -> str:
+        if CASE_ID.match(self.id) or self.flow_name is None:
+            return self.id.split("-", 1)[0]
+        return self.flow_name
+
+    def script(self, variant: str | None = None) -> list[ScriptedTurn]:
+        """The run a scripted model replays: the reference, or one counterexample or alternative
+        (names are unique across both) laid over it."""
+        reference = self.reference or []
+        if variant is None:
+            return reference
+        scripted = [*self.counterexamples, *self.alternatives]
+        chosen = next(v for v in scripted if v.name == variant)
+        return reference[: len(self.turns) - len(chosen.turns)] + chosen.turns
+
+    def oracle_scripts(self) -> list[list[ScriptedTurn]]:
+        """Every run that is right by definition: the reference, then each alternative."""
+        if self.reference is None:
+            return []
+        return [self.reference, *(self.script(a.name) for a in self.alternatives)]
+
+
+class CaseFileError(InputError):
+    """Every problem in one or more case files, one line each naming file, case and field."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__(problems)
+
+
+CASE_SUFFIXES = (".yaml", ".yml", ".json")
+MAX_CASE_FILE_BYTES = 8 * 1024 * 1024
+# Top-level keys of the other files that live beside case files (the run sets file, the price
+# table): a file in a folder holding one of them, and neither `cases:` nor `id:`, is not a case file.
+OTHER_FILE_KEYS = frozenset({"sets", "models"})
+
+
+def _location(loc: tuple[Any, ...]) -> str:
+    return ".".join(str(part) for part in loc) or "(case)"
+
+
+def _read_data(path: Path) -> Any:
+    try:
+        text = read_text(path, MAX_CASE_FILE_BYTES, "case file")
+        # a copy: cases keep references to the parsed values (state rows, call arguments)
+        return copy.deepcopy(_parse_case_text(text, path))
+    except ReadError as err:
+        raise CaseFileError(err.problems) from err
+
+
+@lru_cache(maxsize=32)
+def _parse_case_text(text: str, path: Path) -> Any:
+    """Parsed once per text: sorting a folder reads each file, and loading it reads it again."""
+    return parse_data(text, path)
+
+
+def _is_seed_task(entry: dict[str, Any]) -> bool:
+    from commerce_evals.cases.seed_format import is_seed_task
+
+    return is_seed_task(entry)
+
+
+def _read_entries(path: Path) -> list[Any]:
+    data = _read_data(path)
+    if data is None:
+        raise CaseFileError(
+            [f"{path}: the file holds no cases (it is empty); add cases or remove it"]
+        )
+    if isinstance(data, dict) and "cases" in data:
+        defaults = data.get("defaults") or {}
+        data = data["cases"]
+        if isinstance(defaults, dict) and isinstance(data, list):
+            # keys every entry gets unless it sets them (seed tasks have no priority/difficulty)
+            data = [{**defaults, **e} if isinstance(e, dict) else e for e in data]
+    elif isinstance(data, dict) and ("id" in data or _is_seed_task(data)):
+        data = [data]
+    elif isinstance(data, dict):
+        keys = ", ".join(sorted(map(str, data))[:5])
+        raise CaseFileError(
+            [
+                f"{path}: expected a list of cases, a mapping with 'cases:', or one case with "
+                f"'id:'; found the keys {keys}"
+            ]
+        )
+    if not isinstance(data, list):
+        raise CaseFileError([f"{path}: expected a list of cases or a mapping with 'cases:'"])
+    if not data:
+        raise CaseFileError([f"{path}: the file holds no cases (an empty list); add cases"])
+    return data
+
+
+def flow_of_path(path: Path | str) -> str | None:
+    """The flow a file belongs to by where it sits: datasets/<flow>/x.yaml or <flow>.yaml."""
+    from commerce_evals.harness.flow_table import FLOWS
+
+    path = Path(path)
+    return next((n for n in (path.parent.name, path.stem) if n in FLOWS), None)
+
+
+def parse_case(entry: Any, path: Path | str, index: int, flow: str | None = None) -> Case:
+    """Validate one entry; raise CaseFileError naming file, case and field.
+
+    A seed-format task whose id is not <flow>-<nnn>-<behavior> takes its flow from `flow` or from
+    where its file sits."""
+    from commerce_evals.cases.seed_format import is_seed_task, seed_task_to_case
+
+    case_id = entry.get("id", f"#{index + 1}") if isinstance(entry, dict) else f"#{index + 1}"
+    if not isinstance(entry, dict):
+        raise CaseFileError([f"{path}: case {case_id}: (case): expected a mapping"])
+    try:
+        if is_seed_task(entry):
+            entry = seed_task_to_case(entry)
+            if not CASE_ID.match(str(entry["id"])):
+                entry["flow_name"] = flow or flow_of_path(path)
+        return Case.model_validate(entry)
+    except ValidationError as err:
+        raise CaseFileError(
+            [
+                f"{path}: case {case_id}: {_location(e['loc'])}: {e['msg']}"
+                for e in err.errors(include_url=False)
+            ]
+        ) from err
+    except ValueError as err:
+        raise CaseFileError([f"{path}: case {case_id}: {err}"]) from err
+
+
+def load_cases(paths: list[Path]) -> list[Case]:
+    """Load case files; collect every problem across them and raise once if there are any."""
+    return [case for _, case in load_case_sources(paths)]
+
+
+def load_case_sources(paths: list[Path], flow: str | None = None) -> list[tuple[Path, Case]]:
+    """Each valid case with the file it came from; every problem raised together."""
+    problems: list[str] = []
+    cases: list[tuple[Path, Case]] = []
+    seen: dict[str, Path] = {}
+    for path in paths:
+        try:
+            entries = _read_entries(path)
+        except CaseFileError as err:
+            problems.extend(err.problems)
+            continue
+        for index, entry in enumerate(entries):
+            try:
+                case = parse_case(entry, path, index, flow)
+            except CaseFileError as err:
+                problems.extend(err.problems)
+                continue
+            if case.id in seen:
+                problems.append(f"{path}: case {case.id}: id: duplicate (first in {seen[case.id]})")
+                continue
+            seen[case.id] = path
+            cases.append((path, case))
+    if problems:
+        raise CaseFileError(problems)
+    return cases
+
+
+def is_case_file(path: Path) -> bool:
+    """Whether a file met in a folder is a case file: anything but a mapping that holds another
+    kind of file's keys (`sets:`, `models:`) and neither `cases:` nor `id:`. A file that does not
+    read counts as a case file, so its error is reported; so does a typo such as `caes:`."""
+    try:
+        data = _read_data(path)
+    except CaseFileError:
+        return True
+    if not isinstance(data, dict) or "cases" in data or "id" in data:
+        return True
+    return not OTHER_FILE_KEYS & set(map(str, data))
+
+
+def sort_case_files(path: Path) -> tuple[list[Path], list[Path]]:
+    """(case files, other files) under a folder, or the one file named; sorted for a stable
+    order. A path that does not exist, or a folder with no case file, is a CaseFileError.
+    eval and lint both read folders through this, so they agree on what a case file is."""
+    if path.is_dir():
+        found = sorted(p for p in path.rglob("*") if p.suffix in CASE_SUFFIXES and p.is_file())
+        cases = [p for p in found if is_case_file(p)]
+        if not cases:
+            raise CaseFileError(
+                [f"{path}: no case files in this folder (looked for *.yaml, *.yml, *.json)"]
+            )
+        return cases, [p for p in found if p not in cases]
+    if not path.exists():
+        raise CaseFileError([f"{path}: no such case file or folder"])
+    return [path], []
+
+
+def case_files(path: Path) -> list[Path]:
+    """A case file, or every case file under a folder (see sort_case_files)."""
+    return sort_case_files(path)[0]

@@ -1,0 +1,236 @@
+"""`commerce-evals calibrate --labels FILE LOG...`: how far to trust each judge, from human labels.
+
+A judge is calibrated one at a time: when a dimension's verdicts in the logs come from more than
+one judge (model, template, config, or the dimension's text), that dimension is refused unless
+--judge picks one. Labels given on a log judged by another judge (`commerce-evals label` writes
+which) are counted and named; they still count, since a label judges the run, not the judge.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from commerce_evals.cli.commands._output import die
+from commerce_evals.judging.calibration import (
+    DimensionReport,
+    HumanLabel,
+    JudgeVerdict,
+    calibrate_dimension,
+)
+from commerce_evals.judging.labels import LabelFileError, read_labels
+from commerce_evals.judging.records import JudgedItem, read_judged
+from commerce_evals.reports.logs import LogReadError, log_files
+
+
+def one_judge(
+    items: list[JudgedItem], wanted: str | None
+) -> tuple[list[JudgedItem], str | None, str | None]:
+    """(the items of one judge, that judge, why refused). Items with no judge (not judged)
+    stay with whichever judge is chosen; they carry no verdict to pool."""
+    judges = sorted({item.judge for item in items if item.judge})
+    if wanted is not None:
+        chosen = [j for j in judges if wanted in j]
+        if len(chosen) != 1:
+            return [], None, f"--judge {wanted!r} matches {len(chosen)} of the judges {judges}"
+        judges = chosen
+    elif len(judges) > 1:
+        return (
+            [],
+            None,
+            (
+                f"verdicts of {len(judges)} judges in these logs ({'; '.join(judges)}): "
+                "calibrate one at a time with --judge"
+            ),
+        )
+    judge = judges[0] if judges else None
+    return [item for item in items if not item.judge or item.judge == judge], judge, None
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def _left_out(r: DimensionReport) -> str:
+    parts = [
+        (r.unknown, "Unknown verdicts"),
+        (r.labelled_unknown, "labelled but judged Unknown"),
+        (r.judge_failed, "judge failures"),
+        (r.not_judged, "not judged"),
+        (r.skipped, "skips"),
+        (r.disputed, "disputed"),
+        (r.stale, "stale labels"),
+        (r.unmatched, "labels with no verdict"),
+    ]
+    return ", ".join(f"{n} {what}" for n, what in parts if n) or "none"
+
+
+def reports_table(reports: list[DimensionReport]) -> Table:
+    table = Table(title="Judge calibration (TPR / TNR on the held-out test split)")
+    for column in ("dimension", "labelled test/dev", "TPR", "TNR", "judged", "p_obs", "theta"):
+        table.add_column(column, justify="left" if column == "dimension" else "right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("Unknown", justify="right")
+    for r in reports:
+        ci = (
+            f"[{r.interval.low:.3f}, {r.interval.high:.3f}]"
+            if r.interval and r.interval.low is not None and r.interval.high is not None
+            else "—"
+        )
+        table.add_row(
+            r.dimension,
+            f"{r.test.positives + r.test.negatives}/{r.dev.positives + r.dev.negatives}",
+            _pct(r.tpr),
+            _pct(r.tnr),
+            str(r.judged),
+            _pct(r.p_obs),
+            "[red]refused[/red]" if r.refused else _pct(r.theta),
+            ci,
+            str(r.unknown),
+        )
+    return table
+
+
+def kappa_table(reports: list[DimensionReport]) -> Table | None:
+    rows = [(r.dimension, k) for r in reports for k in r.kappas]
+    if not rows:
+        return None
+    table = Table(title="Agreement between labellers (Cohen's kappa on items both labelled)")
+    for column in ("dimension", "labellers", "items", "kappa"):
+        table.add_column(column, justify="left" if column != "items" else "right")
+    for dimension, row in rows:
+        kappa = "undefined (one class only)" if row.kappa is None else f"{row.kappa:.3f}"
+        table.add_row(dimension, " / ".join(row.labellers), str(row.items), kappa)
+    return table
+
+
+def calibrate(
+    logs: Annotated[
+        list[str],
+        typer.Argument(help="Judged .eval logs or folders of them (paths or s3:// URLs)."),
+    ],
+    labels: Annotated[
+        Path, typer.Option("--labels", exists=True, help="Labels file (JSONL or YAML).")
+    ],
+    dimension: Annotated[
+        list[str] | None, typer.Option("--dimension", help="Only these dimensions.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the dev/test split and the bootstrap.")] = 0,
+    test_fraction: Annotated[
+        float,
+        typer.Option(min=0.0, max=1.0, help="Share of labelled items held out for test."),
+    ] = 0.5,
+    resamples: Annotated[int, typer.Option(min=100, help="Bootstrap resamples.")] = 2000,
+    judge: Annotated[
+        str | None,
+        typer.Option(
+            help="Calibrate this judge (a part of its `model hash` name) when logs hold several."
+        ),
+    ] = None,
+) -> None:
+    """TPR, TNR, kappa and the corrected pass rate with its interval, per judge dimension."""
+    console = Console()
+    try:
+        all_labels = read_labels(labels)
+    except LabelFileError as err:
+        for problem in err.problems:
+            console.print(f"[red]{escape(problem)}[/red]", highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from err
+    try:
+        # files, folders or URLs, as diff, gate and compare accept; a folder with no log is an error
+        items = read_judged(log_files(logs))
+    except LogReadError as err:
+        die(str(err))
+    by_dimension_labels: dict[str, list[HumanLabel]] = defaultdict(list)
+    for index, label in enumerate(all_labels):
+        by_dimension_labels[label.dimension].append(
+            HumanLabel(
+                key=f"{label.sample_id}#{label.epoch}",
+                labeller=label.labeller,
+                verdict=label.verdict,
+                transcript_sha=label.transcript_sha,
+                order=label.time.timestamp() + index * 1e-9,
+            )
+        )
+    by_dimension_items: dict[str, list[JudgedItem]] = defaultdict(list)
+    for item in items:
+        by_dimension_items[item.dimension].append(item)
+    by_dimension_verdicts: dict[str, list[JudgeVerdict]] = defaultdict(list)
+    refusals: dict[str, str] = {}
+    other_judge: dict[str, int] = {}
+    for name, mine in by_dimension_items.items():
+        kept, chosen, refusal = one_judge(mine, judge)
+        if refusal:
+            refusals[name] = refusal
+            continue
+        by_dimension_verdicts[name] = [
+            JudgeVerdict(f"{item.sample_id}#{item.epoch}", item.status, item.transcript_sha)
+            for item in kept
+        ]
+        other_judge[name] = sum(
+            1
+            for label in all_labels
+            if label.dimension == name and label.judge and chosen and label.judge != chosen
+        )
+    names = sorted(set(by_dimension_labels) | set(by_dimension_verdicts))
+    if dimension:
+        names = [n for n in names if n in dimension]
+    if not names:
+        console.print(
+            "[red]nothing to calibrate: no labels and no verdicts for those dimensions[/red]"
+        )
+        raise typer.Exit(2)
+    reports = []
+    for name in names:
+        if name in refusals:
+            report = DimensionReport(name, refused=refusals[name])
+        elif not by_dimension_labels.get(name):
+            report = DimensionReport(name, refused="no labels for this dimension")
+        else:
+            report = calibrate_dimension(
+                name,
+                by_dimension_labels[name],
+                by_dimension_verdicts.get(name, []),
+                seed=seed,
+                test_fraction=test_fraction,
+                resamples=resamples,
+            )
+        reports.append(report)
+    console.print(reports_table(reports))
+    kappas = kappa_table(reports)
+    if kappas:
+        console.print(kappas)
+    for r in reports:
+        console.print(f"{r.dimension}: left out: {_left_out(r)}", highlight=False, soft_wrap=True)
+        if other_judge.get(r.dimension):
+            console.print(
+                f"{r.dimension}: {other_judge[r.dimension]} label(s) were given on a log judged "
+                "by another judge than the one calibrated here (they still count: a label "
+                "judges the run, which the transcript hash ties them to)",
+                highlight=False,
+                soft_wrap=True,
+            )
+        if r.refused:
+            console.print(
+                f"[red]{r.dimension}: refused: {escape(r.refused)}[/red]",
+                highlight=False,
+                soft_wrap=True,
+            )
+        elif r.interval and r.interval.dropped:
+            console.print(
+                f"{r.dimension}: {r.interval.dropped} of {r.interval.used + r.interval.dropped} "
+                "bootstrap resamples were left out (a class missing or TPR + TNR <= 1)",
+                highlight=False,
+            )
+    if any(r.refused for r in reports):
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("calibrate")(calibrate)

@@ -1,0 +1,217 @@
+"""`commerce-evals diff BASE NEW`: what changed between two runs, case by case, and is it noise?
+
+BASE and NEW are each a log file or a folder of logs (a set run, an eval-set sweep). Two models
+or two runs of one model alike; from a sweep folder holding several models, pick each side with
+--base-model / --new-model. A cancelled, errored or partial log is named; runs that share no case
+are refused, and so are runs over different case sets unless --allow-partial (then the missing
+cases are listed). What differs besides the model (judge, rubric text, instructions, tools,
+fixtures, skills, policy) is printed first; a verdict that changed only with the judge is not a
+regression. Exit code 0: nothing regressed; 1: some case regressed or a passing case lost its
+verdict (needs review, or errored); 2: error, or runs that cannot be diffed.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from commerce_evals.cli.commands._output import EXIT_FAILED, console, die, plural
+from commerce_evals.reports.diffing import (
+    BUCKETS,
+    CaseChange,
+    CaseSetMismatch,
+    Diff,
+    check_case_sets,
+    diff_runs,
+)
+from commerce_evals.reports.fingerprints import differences
+from commerce_evals.reports.formatting import epochs_text, rate
+from commerce_evals.reports.logs import LogReadError, RunResults, load_run
+
+TITLES = {
+    "newly_failing": "Newly failing",
+    "flaky": "Flaky (epochs disagree in the new run)",
+    "still_failing": "Still failing",
+    "fixed": "Fixed",
+    "still_passing": "Still passing",
+    "needs_review": "Needs review in NEW (the judge did not settle it: not a pass)",
+    "errored": "Errored in NEW (sample errors: no verdict)",
+    "judge_changed": "Verdict changed with the judge or rubric text (not a regression)",
+    "newly_settled": "Settled in NEW (no verdict in BASE)",
+    "unscored": "Unscored (skipped, or no verdict in either run)",
+    "only_base": "Only in BASE (missing from NEW)",
+    "only_new": "Only in NEW (missing from BASE)",
+}
+SHORT = {
+    "newly_failing": "newly failing",
+    "flaky": "flaky",
+    "still_failing": "still failing",
+    "fixed": "fixed",
+    "still_passing": "passing",
+    "needs_review": "needs review",
+    "errored": "errored",
+    "judge_changed": "judge changed",
+    "newly_settled": "settled",
+    "unscored": "unscored",
+    "only_base": "only base",
+    "only_new": "only new",
+}
+
+
+def describe_run(label: str, run: RunResults, paths: str) -> str:
+    tasks = ", ".join(sorted({log.task for log in run.logs}))
+    partial = "  PARTIAL" if run.partial else ""
+    code_only = "  CODE-ONLY (judge=off)" if run.judge_off else ""
+    return (
+        f"{label}  {run.model}  ({plural(len(run.cases), 'case')}, "
+        f"{plural(run.epochs, 'epoch')}; {tasks})  "
+        f"{paths}{partial}{code_only}"
+    )
+
+
+def print_context(out: Console, base: RunResults, new: RunResults) -> None:
+    """Partial logs and everything besides the model that differs between the runs."""
+    for label, run in (("BASE", base), ("NEW", new)):
+        for note in run.partial_notes():
+            out.print(f"{label} is partial: {note}", style="yellow", markup=False)
+    for line in differences(base, new):
+        out.print(f"differs: {line}", style="yellow", markup=False)
+
+
+def priority_table(diff: Diff) -> Table:
+    table = Table(title="Cases by priority", title_justify="left")
+    table.add_column("priority")
+    shown = [b for b in BUCKETS if diff.bucket(b)]
+    for bucket in shown:
+        table.add_column(SHORT[bucket], justify="right")
+    for priority, counts in diff.counts_by_priority().items():
+        table.add_row(priority, *(str(counts.get(b, 0)) for b in shown))
+    return table
+
+
+def print_failures(out: Console, change: CaseChange, limit: int) -> None:
+    new = change.new
+    if new is None:
+        return
+    failures = new.failures()
+    for failure in failures[:limit]:
+        reason = " ".join(failure.reason.split())
+        out.print(f"      {failure.key} ({failure.part}): {reason}", markup=False)
+    if len(failures) > limit:
+        out.print(f"      ... {len(failures) - limit} more", markup=False)
+    errors = [e.error for e in new.epochs if e.error]
+    if errors:
+        out.print(f"      sample error: {errors[0]}", markup=False)
+
+
+def print_bucket(out: Console, diff: Diff, bucket: str, details: bool, limit: int) -> None:
+    changes = diff.bucket(bucket)  # type: ignore[arg-type]
+    if not changes:
+        return
+    out.print(f"\n{TITLES[bucket]} ({len(changes)})", style="bold", markup=False)
+    for change in changes:
+        case = change.new or change.base
+        assert case is not None
+        flag = "  REGRESSED" if change.regressed and bucket == "flaky" else ""
+        flag += "  LOST VERDICT" if change.lost_verdict else ""
+        keys = ", ".join(change.new.failed_keys()) if change.new else ""
+        out.print(
+            f"  {change.priority:<8} {change.id}  [{case.flow}]  "
+            f"base {epochs_text(change.base)} -> new {epochs_text(change.new)}"
+            f"{'  failed: ' + keys if keys and not details else ''}{flag}",
+            markup=False,
+        )
+        if details:
+            print_failures(out, change, limit)
+
+
+def print_diff(out: Console, diff: Diff, alpha: float, limit: int, show_passing: bool) -> None:
+    out.print(priority_table(diff))
+    for bucket in ("newly_failing", "flaky", "judge_changed"):
+        print_bucket(out, diff, bucket, details=True, limit=limit)
+    for bucket in (
+        "needs_review",
+        "errored",
+        "still_failing",
+        "fixed",
+        "newly_settled",
+        "unscored",
+        "only_base",
+        "only_new",
+    ):
+        print_bucket(out, diff, bucket, details=False, limit=limit)
+    if show_passing:
+        print_bucket(out, diff, "still_passing", details=False, limit=limit)
+    base_rate, new_rate = diff.pass_rates()
+    out.print(
+        f"\npass^k over the {plural(diff.test.shared, 'case')} both runs scored: "
+        f"{rate(base_rate)} -> {rate(new_rate)}",
+        markup=False,
+    )
+    out.print(diff.test.describe(alpha), markup=False)
+    regressions, lost = diff.regressions, diff.lost_verdicts
+    only_base, only_new = diff.missing()
+    if regressions:
+        out.print(
+            f"REGRESSED: {plural(len(regressions), 'case')}: "
+            + ", ".join(c.id for c in regressions),
+            style="bold red",
+            markup=False,
+        )
+    if lost:
+        out.print(
+            f"LOST VERDICT: {plural(len(lost), 'passing case')} without a verdict in NEW: "
+            + ", ".join(c.id for c in lost),
+            style="bold red",
+            markup=False,
+        )
+    if not regressions and not lost:
+        scope = (
+            f" among the {plural(len(diff.changes) - len(only_base) - len(only_new), 'case')}"
+            " both runs hold"
+            f" ({len(only_base)} missing from NEW, {len(only_new)} missing from BASE)"
+            if only_base or only_new
+            else ""
+        )
+        out.print(f"No case regressed{scope}.", style="bold green", markup=False)
+
+
+def diff_command(
+    base: Annotated[str, typer.Argument(help="BASE: a log file or folder (path or URL).")],
+    new: Annotated[str, typer.Argument(help="NEW: a log file or folder (path or URL).")],
+    base_model: Annotated[
+        str | None, typer.Option(help="The model to take from BASE when it holds several.")
+    ] = None,
+    new_model: Annotated[
+        str | None, typer.Option(help="The model to take from NEW when it holds several.")
+    ] = None,
+    alpha: Annotated[float, typer.Option(help="Significance level for McNemar's test.")] = 0.05,
+    reasons: Annotated[int, typer.Option(help="Failed keys shown per case.")] = 8,
+    passing: Annotated[bool, typer.Option(help="Also list cases passing in both.")] = False,
+    allow_partial: Annotated[
+        bool,
+        typer.Option(help="Diff runs over different case sets (the missing cases are listed)."),
+    ] = False,
+) -> None:
+    """Newly failing, fixed, still failing and flaky cases by priority, with McNemar's test."""
+    try:
+        base_run = load_run([base], base_model, flag="--base-model")
+        new_run = load_run([new], new_model, flag="--new-model")
+        check_case_sets(base_run, new_run, allow_partial)
+    except (LogReadError, CaseSetMismatch) as err:
+        die(str(err))
+    out = console()
+    out.print(describe_run("BASE", base_run, str(base)), markup=False)
+    out.print(describe_run("NEW ", new_run, str(new)), markup=False)
+    print_context(out, base_run, new_run)
+    diff = diff_runs(base_run, new_run)
+    print_diff(out, diff, alpha, reasons, passing)
+    if diff.regressions or diff.lost_verdicts:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("diff")(diff_command)

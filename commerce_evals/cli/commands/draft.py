@@ -1,0 +1,186 @@
+"""`commerce-evals draft`: case skeletons a person finishes (seed 003, steps 1 and 5).
+
+    draft dimensions FILE --out drafts/support.yaml --model-role drafter=MODEL
+        tuples covering every pair of values, one drafted message per tuple
+    draft failure LOG --sample ID --out drafts/x.yaml
+        a skeleton from one failed run; each suggested expected key is confirmed by a person
+    draft mode MODES.yaml NAME --out drafts/x.yaml
+        a skeleton from every run of one failure mode (see `commerce-evals notes --group`)
+
+Exit 0 on a written draft file, 2 when it could not (a bad input file, an unbound role, an
+existing output file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.prompt import Confirm
+
+from commerce_evals.authoring.dimensions import DimensionsFileError, read_dimensions
+from commerce_evals.authoring.drafting import drafter_prompt, skeleton, tuples_for
+from commerce_evals.authoring.from_failure import Suggestion, draft_from_run
+from commerce_evals.authoring.grouping import read_modes
+from commerce_evals.authoring.notes import (
+    NotesFileError,
+    RunItem,
+    notes_path,
+    read_notes,
+    run_items,
+)
+from commerce_evals.authoring.roles import DRAFTER, RoleError, ask_each, bind, parse_role
+from commerce_evals.authoring.skeletons import ids_in, next_number, write_drafts
+from commerce_evals.cases.model import CaseFileError
+from commerce_evals.domains.base import DATASETS
+
+draft_app = typer.Typer(help="Draft case skeletons a person finishes.", no_args_is_help=True)
+OutOption = Annotated[
+    Path, typer.Option("--out", help="A new file for the drafts (never written over).")
+]
+DatasetsOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--datasets", help="Case files or folders whose ids are taken (default: datasets/)."
+    ),
+]
+
+
+def _fail(console: Console, lines: list[str]) -> None:
+    for line in lines:
+        console.print(f"[red]{escape(line)}[/red]", highlight=False, soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def _write(console: Console, out: Path, drafts: list[dict], header: str) -> None:
+    try:
+        write_drafts(out, drafts, header)
+    except CaseFileError as err:
+        _fail(console, err.problems)
+    except FileExistsError as err:
+        _fail(console, [str(err)])
+    console.print(
+        f"wrote {len(drafts)} drafts to {out} (each skip: draft until a person finishes it)"
+    )
+
+
+@draft_app.command("dimensions")
+def dimensions(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A dimensions file.")],
+    out: OutOption,
+    model_role: Annotated[
+        str, typer.Option("--model-role", help="drafter=<model> (commerce/drafter offline).")
+    ] = "drafter=commerce/drafter",
+    datasets: DatasetsOption = None,
+) -> None:
+    """Tuples over the dimensions (all pairs by default), one drafted message each."""
+    console = Console(highlight=False, soft_wrap=True)
+    try:
+        spec = read_dimensions(file)
+        model = bind(DRAFTER, parse_role(model_role, DRAFTER))
+    except DimensionsFileError as err:
+        _fail(console, err.problems)
+    except RoleError as err:
+        _fail(console, [str(err)])
+    coverage = tuples_for(spec)
+    console.print(
+        f"{len(coverage.tuples)} tuples cover {coverage.pairs_covered} of {coverage.pairs_required}"
+        f" value pairs ({coverage.strength})"
+    )
+    for pair in coverage.unreachable:
+        console.print(f"[dim]not coverable (every tuple holding it is excluded): {pair}[/dim]")
+    try:
+        messages = ask_each(model, [drafter_prompt(spec, row) for row in coverage.tuples])
+    except RoleError as err:
+        _fail(console, [str(err)])
+    first = next_number(spec.flow, ids_in(datasets or [DATASETS]))
+    drafts = [
+        skeleton(spec, row, message, first + i)
+        for i, (row, message) in enumerate(zip(coverage.tuples, messages, strict=True))
+    ]
+    _write(
+        console,
+        out,
+        drafts,
+        f"Drafted from {file} by {model} ({coverage.strength} coverage).\n"
+        "Each draft: read the message, write `expected` and the reference run, remove `skip`.",
+    )
+
+
+def _ask_confirm(console: Console) -> Callable[[Suggestion], bool]:
+    def confirm(suggestion: Suggestion) -> bool:
+        console.print(f"suggested [bold]{suggestion.key}[/bold]: {escape(str(suggestion.value))}")
+        console.print(f"  because {escape(suggestion.why)}")
+        return Confirm.ask("keep it?", console=console, default=False)
+
+    return confirm
+
+
+def _notes_for(item: RunItem) -> str:
+    try:
+        notes = read_notes(notes_path(Path(item.log)))
+    except NotesFileError:
+        return ""
+    return " / ".join(
+        n.note for n in notes if (n.sample_id, n.epoch) == (item.sample_id, item.epoch)
+    )
+
+
+@draft_app.command("failure")
+def failure(
+    log: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A scored .eval log.")],
+    sample: Annotated[str, typer.Option("--sample", help="The failed sample's id.")],
+    out: OutOption,
+    epoch: Annotated[int, typer.Option("--epoch")] = 1,
+    datasets: DatasetsOption = None,
+) -> None:
+    """A skeleton from one failed run: its start state, its user turns, confirmed keys."""
+    console = Console(highlight=False, soft_wrap=True)
+    item = next((i for i in run_items(log) if i.sample_id == sample and i.epoch == epoch), None)
+    if item is None:
+        _fail(console, [f"{log}: no scored run of {sample} (epoch {epoch})"])
+    assert item is not None
+    number = next_number(item.case.flow, ids_in(datasets or [DATASETS]))
+    draft = draft_from_run(item, number, _ask_confirm(console), _notes_for(item))
+    _write(console, out, [draft], f"Drafted from the failed run {sample} of {log}.")
+
+
+@draft_app.command("mode")
+def mode(
+    modes_file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A modes file.")],
+    name: Annotated[str, typer.Argument(help="The failure mode to draft cases from.")],
+    out: OutOption,
+    datasets: DatasetsOption = None,
+) -> None:
+    """A skeleton from each run of one failure mode."""
+    console = Console(highlight=False, soft_wrap=True)
+    try:
+        modes = read_modes(modes_file)
+    except ValueError as err:
+        _fail(console, [str(err)])
+    chosen = next((m for m in modes.modes if m.name == name), None)
+    if chosen is None:
+        _fail(console, [f"{modes_file}: no mode {name!r}; modes: {[m.name for m in modes.modes]}"])
+    assert chosen is not None
+    taken = ids_in(datasets or [DATASETS])
+    drafts = []
+    items: dict[str, list[RunItem]] = {}
+    for ref in chosen.notes:
+        runs = items.setdefault(ref.log, run_items(Path(ref.log)))
+        item = next((i for i in runs if (i.sample_id, i.epoch) == (ref.sample_id, ref.epoch)), None)
+        if item is None:
+            _fail(console, [f"{ref.log}: no scored run of {ref.sample_id} (epoch {ref.epoch})"])
+        assert item is not None
+        number = next_number(item.case.flow, taken)
+        draft = draft_from_run(item, number, _ask_confirm(console), ref.note, name)
+        taken.add(draft["id"])
+        drafts.append(draft)
+    _write(console, out, drafts, f"Drafted from failure mode {name!r} of {modes_file}.")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(draft_app, name="draft")

@@ -1,0 +1,441 @@
+"""One pure function per `expected` key, each over a Run, each returning pass/fail with a reason.
+
+Each function is named after its key; the key's part, what it reads and its doc are declared once
+in keys.py (KEYS), and GRADERS is derived from there. A call counts when the model made it,
+blocked or not; a call that never ran (`refused`) satisfies no positive key but still counts
+against the negative ones. A grader may return a third value, True when the key held only
+because nothing happened (no call, no write): such a pass is "not asserted" for its part.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from commerce_evals.grading import changes as closed_world
+from commerce_evals.grading.changes import ChangeRules, ChangeSet
+from commerce_evals.grading.keys import (
+    JUDGED_KEYS,
+    KEYS,
+    CallLimit,
+    CallOrder,
+    CartLine,
+    ChangesExpect,
+    StateExpect,
+    ToolPattern,
+)
+from commerce_evals.grading.matching import any_row_matches, matches
+from commerce_evals.grading.reasons import clipped, quoted_list
+
+# the graders of the typed-fact and claim keys live beside their parsing; GRADERS finds them here
+from commerce_evals.grading.reply_facts import action_claims, reply_denies, reply_states  # noqa: F401
+from commerce_evals.harness.events import Run, ToolCallEvent
+
+if TYPE_CHECKING:
+    from commerce_evals.cases.model import Expected
+
+Part = Literal["outcome", "path", "calls"]
+
+
+@dataclass(frozen=True)
+class ToolRoles:
+    """What graders need to know about a domain's tools, and nothing else."""
+
+    turn_ending: frozenset[str] = frozenset()
+    writes: frozenset[str] = frozenset()
+    skill_tool: str = "load_skill"
+    skill_arg: str = "name"
+
+
+@dataclass(frozen=True)
+class Grade:
+    key: str
+    part: Part
+    passed: bool
+    reason: str
+    vacuous: bool = False  # held only because nothing happened: not asserted for the part
+
+
+@dataclass(frozen=True)
+class GradeContext:
+    run: Run
+    roles: ToolRoles = field(default_factory=ToolRoles)
+    # per turn, the writes the case declares its user message consents to
+    confirms: tuple[frozenset[str], ...] = ()
+    # what each oracle run of the case changed (None: no oracle known, `changes` not asserted)
+    oracles: tuple[ChangeSet, ...] | None = None
+    change_rules: ChangeRules = field(default_factory=ChangeRules)
+    # the case's injected state (what was on screen, who is signed in): invariants read it
+    state: dict[str, Any] = field(default_factory=dict)
+
+    def confirmed(self, turn: int) -> frozenset[str]:
+        return self.confirms[turn] if turn < len(self.confirms) else frozenset()
+
+
+Verdict = tuple[bool, str] | tuple[bool, str, bool]
+GraderFn = Callable[[Any, GradeContext], Verdict]
+
+
+def _fmt(call: ToolCallEvent) -> str:
+    return f"{call.tool}{json.dumps(call.args, sort_keys=True)}" if call.args else call.tool
+
+
+def _calls_list(calls: list[ToolCallEvent]) -> str:
+    return ", ".join(_fmt(c) for c in calls) if calls else "no calls"
+
+
+def _called(pattern: ToolPattern, calls: list[ToolCallEvent]) -> list[ToolCallEvent]:
+    return [c for c in calls if c.tool == pattern.tool and matches(pattern.args, c.args)]
+
+
+def _ran(calls: list[ToolCallEvent], ctx: GradeContext) -> list[ToolCallEvent]:
+    """The calls that reached a tool: what a positive key may count."""
+    refused = ctx.run.refused_ids()
+    return [c for c in calls if c.call_id not in refused]
+
+
+# ---- path: which calls, in which order, and no never ------------------------------------------
+
+
+def calls_tool(patterns: list[ToolPattern], ctx: GradeContext) -> Verdict:
+    calls = _ran(ctx.run.graded.calls(), ctx)
+    missing = [p.describe() for p in patterns if not _called(p, calls)]
+    if missing:
+        return False, f"expected calls {missing} in the graded turn; made: {_calls_list(calls)}"
+    return True, "every required call was made"
+
+
+def calls_one_of(patterns: list[ToolPattern], ctx: GradeContext) -> Verdict:
+    calls = _ran(ctx.run.graded.calls(), ctx)
+    if any(_called(p, calls) for p in patterns):
+        return True, "one of the acceptable calls was made"
+    wanted = [p.describe() for p in patterns]
+    return False, f"expected one of {wanted} in the graded turn; made: {_calls_list(calls)}"
+
+
+def never_calls(patterns: list[ToolPattern], ctx: GradeContext) -> Verdict:
+    calls = ctx.run.all_calls()
+    hits = [c for p in patterns for c in _called(p, calls)]
+    if hits:
+        return False, f"made a forbidden call: {_calls_list(hits)}"
+    return True, "no forbidden call in any turn"
+
+
+def first_tool(pattern: ToolPattern, ctx: GradeContext) -> Verdict:
+    calls = ctx.run.graded.calls()
+    if calls and _called(pattern, _ran(calls[:1], ctx)):
+        return True, f"first call was {_fmt(calls[0])}"
+    first = _fmt(calls[0]) if calls else "no call"
+    return False, f"expected the first call to be {pattern.describe()}; it was {first}"
+
+
+def first_tool_not(pattern: ToolPattern, ctx: GradeContext) -> Verdict:
+    calls = ctx.run.graded.calls()
+    if not calls:
+        return True, "no call was made, so there was no first call to judge", True
+    if _called(pattern, calls[:1]):
+        return False, f"the first call was {_fmt(calls[0])}, which it must not be"
+    return True, "the first call was not the forbidden one"
+
+
+def writes_need_confirmation(_: bool, ctx: GradeContext) -> Verdict:
+    """Each write came in a turn whose user message the case declares consents to it."""
+    writes = 0
+    for index, turn in enumerate(ctx.run.turns):
+        confirmed = ctx.confirmed(index)
+        for call in _ran(turn.calls(), ctx):
+            if call.tool not in ctx.roles.writes:
+                continue
+            writes += 1
+            if call.tool not in confirmed and "*" not in confirmed:
+                return False, (
+                    f"{_fmt(call)} came after {turn.user!r}, which the case does not declare "
+                    f"consents to {call.tool} (confirms: {sorted(confirmed) or 'nothing'})"
+                )
+    if not writes:
+        return True, "no write was made, so there was no consent to check", True
+    return True, f"each of {writes} writes followed a declared yes to it"
+
+
+def call_order(rules: list[CallOrder], ctx: GradeContext) -> Verdict:
+    calls = ctx.run.all_calls()
+    status = ctx.run.statuses()
+    checked = 0
+    for rule in rules:
+        for index, call in enumerate(calls):
+            if not _called(rule.then, [call]):
+                continue
+            checked += 1
+            earlier = [c for p in rule.first for c in _called(p, calls[:index])]
+            if rule.first_ok:
+                earlier = [c for c in earlier if status.get(c.call_id) == "ok"]
+            if not earlier:
+                wanted = [p.describe() for p in rule.first]
+                done = " that succeeded" if rule.first_ok else ""
+                return False, f"{_fmt(call)} came before any call matching {wanted}{done}"
+    if not checked:
+        return True, "no call the order rules constrain was made", True
+    return True, "every call came after the call it needs"
+
+
+def at_most(limits: list[CallLimit], ctx: GradeContext) -> Verdict:
+    calls = ctx.run.all_calls()
+    over = [
+        f"{limit.describe()} made {n} times (at most {limit.times})"
+        for limit in limits
+        if (n := len(_called(limit, calls))) > limit.times
+    ]
+    if over:
+        return False, "; ".join(over)
+    made = ", ".join(
+        f"{limit.describe()} {len(_called(limit, calls))}/{limit.times}" for limit in limits
+    )
+    return True, f"no call was repeated past its limit ({made})"
+
+
+def skill_loaded(name: str, ctx: GradeContext) -> Verdict:
+    loaded = _skills(_ran(ctx.run.graded.calls(), ctx), ctx.roles)
+    if any(s.casefold() == name.casefold() for s in loaded):
+        return True, f"loaded skill {name}"
+    return False, f"expected skill {name!r} to be loaded; loaded: {loaded or 'none'}"
+
+
+def skill_not_loaded(name: str, ctx: GradeContext) -> Verdict:
+    loaded = _skills(ctx.run.all_calls(), ctx.roles)
+    if any(s.casefold() == name.casefold() for s in loaded):
+        return False, f"loaded skill {name!r}, which it must not"
+    return True, f"never loaded {name}"
+
+
+def no_skill_load(_: bool, ctx: GradeContext) -> Verdict:
+    # an absence, like skill_not_loaded: a skill loaded in any turn breaks it
+    loaded = _skills(ctx.run.all_calls(), ctx.roles)
+    if loaded:
+        return False, f"expected no skill load; loaded {loaded}"
+    return True, "no skill loaded"
+
+
+def _skills(calls: list[ToolCallEvent], roles: ToolRoles) -> list[str]:
+    return [str(c.args.get(roles.skill_arg, "")) for c in calls if c.tool == roles.skill_tool]
+
+
+# ---- outcome: what the person was shown, told, and left with -----------------------------------
+
+
+def ui_components(names: list[str], ctx: GradeContext) -> Verdict:
+    shown = [e.component for e in ctx.run.graded.ui()]
+    missing = [n for n in names if n not in shown]
+    if missing:
+        return False, f"expected components {missing}; shown: {shown or 'none'}"
+    return True, f"showed {names}"
+
+
+def no_ui(_: bool, ctx: GradeContext) -> Verdict:
+    shown = [e.component for e in ctx.run.graded.ui()]
+    if shown:
+        return False, f"expected no UI; showed {shown}"
+    return True, "showed no UI"
+
+
+def _table(ctx: GradeContext, name: str, end: bool = True) -> list[dict[str, Any]]:
+    return ctx.run.end.get(name, []) if end else ctx.run.start_table(name)
+
+
+def cart_contains(lines: list[CartLine], ctx: GradeContext) -> Verdict:
+    cart = _table(ctx, "cart")
+    missing = [
+        line.model_dump(exclude_none=True)
+        for line in lines
+        if not any_row_matches(line.model_dump(exclude_none=True), cart)
+    ]
+    if missing:
+        return False, f"cart lacks {missing}; cart: {_cart_text(cart)}"
+    return True, "cart holds every expected line"
+
+
+def cart_item_count(count: int, ctx: GradeContext) -> Verdict:
+    cart = _table(ctx, "cart")
+    if len(cart) != count:
+        return (
+            False,
+            f"expected {count} cart line{'s' * (count != 1)}; found {len(cart)}: {_cart_text(cart)}",
+        )
+    return True, f"{count} cart lines"
+
+
+def cart_not_contains(product_ids: list[str], ctx: GradeContext) -> Verdict:
+    cart = _table(ctx, "cart")
+    present = [p for p in product_ids if any_row_matches({"product_id": p}, cart)]
+    if present:
+        return False, f"cart holds {present}, which it must not"
+    return True, "cart holds none of the excluded products"
+
+
+def _cart_text(cart: list[dict[str, Any]]) -> str:
+    return ", ".join(f"{r.get('product_id')} x{r.get('quantity')}" for r in cart) or "empty"
+
+
+def staged_change_kinds(kinds: list[str], ctx: GradeContext) -> Verdict:
+    staged = [str(r.get("kind")) for r in _table(ctx, "staged_changes")]
+    missing = [k for k in kinds if k not in staged]
+    if missing:
+        return False, f"expected staged changes of kinds {missing}; staged: {staged or 'none'}"
+    return True, f"staged {kinds}"
+
+
+def no_applied_changes(_: bool, ctx: GradeContext) -> Verdict:
+    before_rows = _table(ctx, "applied_changes", end=False)
+    after_rows = _table(ctx, "applied_changes")
+    new = [r for r in after_rows if r not in before_rows]
+    if new:
+        return False, f"changes were applied: {new}"
+    return True, "nothing was applied"
+
+
+def _memoryquoted_list(ctx: GradeContext) -> list[str]:
+    return [str(r.get("text", "")) for r in _table(ctx, "memory")]
+
+
+def memory_contains(needles: list[str], ctx: GradeContext) -> Verdict:
+    texts = _memoryquoted_list(ctx)
+    missing = [n for n in needles if not any(n.casefold() in t.casefold() for t in texts)]
+    if missing:
+        return False, f"memory lacks {missing}; memory: {texts or 'empty'}"
+    return True, "memory holds every expected fact"
+
+
+def memory_not_contains(needles: list[str], ctx: GradeContext) -> Verdict:
+    texts = _memoryquoted_list(ctx)
+    present = [n for n in needles if any(n.casefold() in t.casefold() for t in texts)]
+    if present:
+        return False, f"memory holds {present}, which it must not; memory: {texts}"
+    return True, "memory holds none of the excluded facts"
+
+
+def reply_includes(needles: list[str], ctx: GradeContext) -> Verdict:
+    reply = ctx.run.graded.reply()
+    missing = [n for n in needles if n.casefold() not in reply.casefold()]
+    if missing:
+        return False, f"reply lacks {quoted_list(missing)}; reply: {clipped(reply)}"
+    return True, "reply holds every expected string"
+
+
+def reply_omits(needles: list[str], ctx: GradeContext) -> Verdict:
+    replies = ctx.run.all_replies()
+    present = [n for n in needles if n.casefold() in replies.casefold()]
+    if present:
+        return False, f"a reply said {quoted_list(present)}, which no reply may"
+    return True, "no reply said an excluded string"
+
+
+def reply_matches(patterns: list[str], ctx: GradeContext) -> Verdict:
+    reply = ctx.run.graded.reply()
+    missing = [p for p in patterns if not re.search(p, reply, re.IGNORECASE)]
+    if missing:
+        return False, f"reply matches none of {quoted_list(missing)}; reply: {clipped(reply)}"
+    return True, "reply matches every expected pattern"
+
+
+def reply_not_matches(patterns: list[str], ctx: GradeContext) -> Verdict:
+    replies = ctx.run.all_replies()
+    hits = [p for p in patterns if re.search(p, replies, re.IGNORECASE)]
+    if hits:
+        return False, f"a reply matched {quoted_list(hits)}, which no reply may"
+    return True, "no reply matched an excluded pattern"
+
+
+def state(expect: StateExpect, ctx: GradeContext) -> Verdict:
+    problems: list[str] = []
+    run, end = ctx.run, ctx.run.end
+    changed = run.changed_tables()
+    if expect.no_writes and changed:
+        problems.append(f"expected no writes; changed: {changed}")
+    for table in expect.unchanged:
+        if table in changed:
+            problems.append(f"{table} changed but must not")
+    for table, count in expect.counts.items():
+        found = len(end.get(table, []))
+        if found != count:
+            problems.append(f"{table}: expected {count} rows, found {found}")
+    for table, count in expect.new_rows.items():
+        before = run.start_table(table)
+        new = [row for row in end.get(table, []) if row not in before]
+        if len(new) != count:
+            problems.append(
+                f"{table}: expected {count} new or changed rows, found {len(new)}: {new[:3]}"
+            )
+    for table, wanted_rows in expect.rows.items():
+        for wanted in wanted_rows:
+            if not any_row_matches(wanted, end.get(table, [])):
+                problems.append(f"no row in {table} matches {wanted}")
+    for table, banned_rows in expect.no_rows.items():
+        for banned in banned_rows:
+            if any_row_matches(banned, end.get(table, [])):
+                problems.append(f"a row in {table} matches {banned}, which must not exist")
+    if problems:
+        return False, "; ".join(problems)
+    return True, "final state as expected"
+
+
+# ---- calls: within budget -----------------------------------------------------------------------
+
+
+def max_tool_calls(limit: int, ctx: GradeContext) -> Verdict:
+    counted = [c for c in ctx.run.graded.calls() if c.tool not in ctx.roles.turn_ending]
+    if len(counted) > limit:
+        return False, f"made {len(counted)} tool calls, more than {limit}: {_calls_list(counted)}"
+    return True, f"{len(counted)} tool calls, within {limit}"
+
+
+def changes(waiver: ChangesExpect | None, ctx: GradeContext) -> Verdict:
+    """What the run changed, against each oracle's changes; passes when one matches."""
+    if ctx.oracles is None:
+        return True, "no oracle run known, so the changes were not compared", True
+    waived = set(waiver.any) if waiver else set()
+    mine = closed_world.without(
+        closed_world.diff(ctx.run.start, ctx.run.end, ctx.change_rules), waived
+    )
+    oracles = [closed_world.without(o, waived) for o in ctx.oracles]
+    if any(closed_world.matches(mine, o) for o in oracles):
+        tables = sorted(mine) or "nothing"
+        return True, f"changed what an oracle run changed ({tables})"
+    closest = min(
+        (closed_world.difference(mine, o) for o in oracles), key=len, default=["no oracle"]
+    )
+    shown = "; ".join(closest[:6]) + (f"; ... {len(closest) - 6} more" if len(closest) > 6 else "")
+    return False, f"changes differ from the reference run's: {shown}"
+
+
+GRADERS: dict[str, tuple[Part, GraderFn]] = {
+    spec.name: (spec.part, globals()[spec.name]) for spec in KEYS if spec.name not in JUDGED_KEYS
+}
+
+# The snapshot tables each state key reads (the `state` key names its own).
+TABLES_READ: dict[str, frozenset[str]] = {spec.name: spec.tables for spec in KEYS if spec.tables}
+
+
+def tables_read(expected: Expected) -> set[str]:
+    """Every snapshot table the case's graders read (besides the ones the run changes)."""
+    tables = {t for key in expected.asserted_keys() for t in TABLES_READ.get(key, ())}
+    return tables | (expected.state.tables() if expected.state else set())
+
+
+def grade(
+    expected: Expected, run: Run, roles: ToolRoles, ctx: GradeContext | None = None
+) -> list[Grade]:
+    """Every code-graded key the case asserts, in registry order."""
+    ctx = ctx or GradeContext(run=run, roles=roles)
+    grades: list[Grade] = []
+    for key in expected.asserted_keys():
+        if key in JUDGED_KEYS:
+            continue
+        part, fn = GRADERS[key]
+        verdict = fn(getattr(expected, key), ctx)
+        vacuous = len(verdict) == 3 and bool(verdict[2])
+        grades.append(
+            Grade(key=key, part=part, passed=verdict[0], reason=verdict[1], vacuous=vacuous)
+        )
+    return grades

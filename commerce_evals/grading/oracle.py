@@ -1,0 +1,48 @@
+"""Oracle runs: what each right-by-definition run of a case changes, computed once at task load.
+
+A case's oracles are its reference and each alternative (`Case.oracle_scripts`). Each is replayed
+straight through a fresh session (no model, as chain.py replays a chain), from the state the case
+starts in (a chained case starts where its chain ends), and its changes are kept normalised by the
+domain's ChangeRules. Only those change sets go into sample metadata: they are small (the rows a
+run touches), and Inspect deep-copies sample metadata for every metric key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commerce_evals.cases.model import Case, ScriptedTurn
+from commerce_evals.domains.base import ToolSpec, World
+from commerce_evals.grading.changes import ChangeSet, diff
+from commerce_evals.harness.chain import start_session
+
+
+def replay_changes(
+    world: World,
+    tools: tuple[ToolSpec, ...],
+    case: Case,
+    chain: dict[str, Any] | None,
+    script: list[ScriptedTurn],
+) -> ChangeSet:
+    """The normalised changes one scripted run makes, replayed without a model."""
+    session = start_session(world, tools, case, chain)
+    specs = {spec.name: spec for spec in tools}
+    start = session.snapshot()
+    for index, (user, turn) in enumerate(zip(case.turns, script, strict=False)):
+        session.begin_turn(user, case.confirmed(index))
+        for r, calls in enumerate(turn.rounds()):
+            for c, call in enumerate(calls):
+                spec = specs.get(call.tool)
+                if spec is not None:  # an unknown tool is refused before it runs
+                    session.call(spec, dict(call.args), f"oracle:t{index}r{r}c{c}")
+        session.drain_events()
+    return diff(start, session.snapshot(), world.change_rules)
+
+
+def oracle_changes(
+    world: World, tools: tuple[ToolSpec, ...], case: Case, chain: dict[str, Any] | None
+) -> list[ChangeSet]:
+    """The changes of the reference, then of each alternative; empty for a skipped case."""
+    if case.skip:
+        return []
+    return [replay_changes(world, tools, case, chain, s) for s in case.oracle_scripts()]

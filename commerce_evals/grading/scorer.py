@@ -1,0 +1,446 @@
+"""The Inspect scorer: code graders per part, the judge for the rubric, an overall verdict, metrics.
+
+A score's value is a dict of parts, each 1.0 (pass), 0.0 (fail) or NaN (the case asserts nothing
+in that part, or it was not judged): NaN parts are left out of their metrics, never counted as
+passes.
+
+The rubric part is 1.0 when the judge passed every dimension, 0.0 when it failed any, and NaN when
+it was not settled: no grader role bound, a verdict of Unknown (a person must look), or a judge
+failure. `judged` is 1.0 / 0.0 for cases with a rubric (was every dimension settled?) and NaN
+otherwise; its `verdicts` metric counts verdicts by status, judge calls, and how many were cached.
+
+The overall verdict (see `overall_verdict`): `passed_code` is the code-graded parts alone;
+`passed` is 1.0 only when every asserted part passed, the rubric included. A case whose rubric or
+dimensions the judge did not settle (Unknown, a judge failure, no grader bound) and whose code
+parts did not fail is `needs_review` (1.0, counted by the metric of that name) and its `passed` is
+0.0: a missing verdict is never a pass. `judge=False` (`-T judge=off`) makes the run code-only on
+purpose: nothing is judged, `passed` is the code-graded result, and the score's metadata says so.
+Every scorer argument is plain JSON, so `inspect score` rebuilds this scorer from the log.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from inspect_ai._util.registry import (
+    RegistryInfo,
+    registry_add,
+    registry_info,
+    registry_lookup,
+    registry_tag,
+)
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    ScoreReducer,
+    Target,
+    accuracy,
+    grouped,
+    pass_k,
+    score_reducer,
+    scorer,
+    stderr,
+)
+from inspect_ai.scorer._metric import metric_register
+from inspect_ai.solver import TaskState
+from inspect_ai.util import store_as
+
+from commerce_evals.cases.model import Case
+from commerce_evals.grading import invariants
+from commerce_evals.grading.graders import Grade, GradeContext, ToolRoles, grade
+from commerce_evals.harness.chain import own_state
+from commerce_evals.harness.solver import RunRecord
+from commerce_evals.judging import STATUSES, CaseJudgement, JudgeSettings, judge_case
+from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
+
+PARTS = ("outcome", "path", "calls", "rubric")
+NAN = float("nan")
+
+
+def short_metric(name: str) -> Callable[[Callable[[], Metric]], Callable[[], Metric]]:
+    """Register a metric under a short name with no package prefix.
+
+    Inspect 0.3.285 lays its end-of-run metric table out four scores to a row, each a two-column
+    table of "metric name, value", so at 80 columns a name gets about 12 characters before it is
+    cut with an ellipsis. A dict-valued metric's rows are named `<registered name>_<key>`, and
+    `@metric` registers ours as `commerce_evals/<name>`, which leaves every row reading
+    `commerce_eva…`. Registered under a short bare name (`pri`, `dif`, `n`, `count`), the rows read
+    `pri_critical`, `dif_hard`, `n_pass`: distinct within the first few characters. Inspect finds
+    bare names in its registry first, so `inspect score` rebuilds them from the log.
+    """
+
+    def register(metric_type: Callable[[], Metric]) -> Callable[[], Metric]:
+        def factory() -> Metric:
+            made = metric_type()
+            registry_tag(metric_type, made, RegistryInfo(type="metric", name=name))
+            return made
+
+        return metric_register(factory, name)
+
+    return register
+
+
+@short_metric("pri")
+def by_priority() -> Metric:
+    """Pass rate per priority (Inspect's grouped()): rows `pri_critical`, `pri_high`, ..."""
+    return grouped(accuracy(), "priority", all=False, name_template="{group_name}")
+
+
+@short_metric("dif")
+def by_difficulty() -> Metric:
+    return grouped(accuracy(), "difficulty", all=False, name_template="{group_name}")
+
+
+@short_metric("n")
+def verdicts() -> Metric:
+    """Judge verdicts by status, judge calls made, and how many of them the cache answered, as
+    whole numbers (rows `n_pass`, `n_fail`, ..., `n_calls`, `n_cached`)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, int]:
+        counts: Counter[str] = Counter()
+        for sample_score in scores:
+            judge = (sample_score.score.metadata or {}).get("judge") or {}
+            for verdict in judge.get("verdicts", []):
+                counts[verdict["status"]] += 1
+                counts["calls"] += bool(verdict.get("called"))
+                counts["cached"] += bool(verdict.get("cached"))
+        return {key: counts[key] for key in (*STATUSES, "calls", "cached")}
+
+    return compute
+
+
+@short_metric("count")
+def count() -> Metric:
+    """How many samples have the value 1 (needs_review: cases a person must look at), a whole
+    number (the progress line and the viewer print it as one; Inspect's end-of-run table prints
+    every metric with three decimals)."""
+
+    def compute(scores: list[SampleScore]) -> int:
+        return sum(s.score.as_float() == 1.0 for s in scores)
+
+    return compute
+
+
+# pass^k is reported under its own keys (`passed^k`, ...) so its block in the terminal, the
+# viewer and the log says what it is; only the verdicts and parts have a pass^k.
+PASS_HAT_K_KEYS = ("passed", "passed_code", "outcome", "path", "calls", "rubric")
+
+
+def hat_k(key: str) -> str:
+    return f"{key}^k"
+
+
+def part_metrics() -> dict[str, list[Metric]]:
+    """Metrics per score key. Keys are matched as globs against the first reduced sample of each
+    epoch reducer (Inspect's rule), so the mean's keys and pass^k's keys each find their own."""
+    passed = [accuracy(), stderr(), by_priority(), by_difficulty()]
+    return {
+        "passed": passed,
+        "passed_code": [accuracy()],
+        "needs_review": [count()],
+        **{part: [accuracy()] for part in PARTS},
+        "judged": [accuracy(), verdicts()],
+        hat_k("passed"): passed,
+        **{hat_k(key): [accuracy()] for key in PASS_HAT_K_KEYS[1:]},
+    }
+
+
+@score_reducer(name="pass_hat_k")
+def pass_hat_k() -> ScoreReducer:
+    """pass^k with k = the number of epochs run: a case counts only if every epoch passed.
+    The verdict and part keys come back as `passed^k`, `outcome^k`, ... (see PASS_HAT_K_KEYS)."""
+
+    def reduce(scores: list[Score]) -> Score:
+        reduced = pass_k(len(scores))(scores)
+        if not isinstance(reduced.value, dict):
+            return reduced
+        values = {hat_k(key): reduced.value[key] for key in PASS_HAT_K_KEYS if key in reduced.value}
+        return reduced.model_copy(update={"value": values})
+
+    return reduce
+
+
+# The order the viewer shows a score's values in: the verdict first, then what it is made of.
+VALUE_ORDER = ("passed", "passed_code", "needs_review", *PARTS, "judged")
+
+
+def ordered(values: dict[str, float]) -> dict[str, float]:
+    return {key: values[key] for key in VALUE_ORDER if key in values}
+
+
+def verdict_line(
+    values: dict[str, float], grades: list[Grade], judgement: CaseJudgement | None
+) -> str:
+    """The explanation's first line: PASS, FAIL on which keys, NEEDS REVIEW, or NOT ASSERTED."""
+    failed = [f"{g.part}/{g.key}" for g in grades if not g.passed]
+    if judgement:
+        failed += [f"rubric/{v.dimension}" for v in judgement.verdicts if v.status == "fail"]
+    if failed:
+        return f"FAIL on {', '.join(failed)}"
+    if values.get("needs_review") == 1.0:
+        unsettled = [
+            f"rubric/{v.dimension} ({v.status})"
+            for v in (judgement.verdicts if judgement else [])
+            if v.status not in ("pass", "fail")
+        ]
+        return f"NEEDS REVIEW: code parts passed; not settled: {', '.join(unsettled) or 'rubric'}"
+    if values.get("passed") == 1.0:
+        return "PASS (code only: judge=off)" if judgement and judgement.off else "PASS"
+    return "NOT ASSERTED: the case checks nothing this run did"
+
+
+def parts_line(values: dict[str, float], judgement: CaseJudgement | None) -> str:
+    """Each part as pass, FAIL, not settled (by the judge) or not asserted, so a NaN among the
+    values reads as what it means."""
+
+    def word(part: str) -> str:
+        value = values[part]
+        if not math.isnan(value):
+            return "pass" if value == 1.0 else "FAIL"
+        if part == "rubric" and judgement and judgement.verdicts:
+            return "not judged (judge=off)" if judgement.off else "not settled"
+        return "not asserted"
+
+    return "parts: " + ", ".join(f"{part} {word(part)}" for part in PARTS)
+
+
+def explain(grades: list[Grade], notes: list[str]) -> str:
+    failed = [g for g in grades if not g.passed]
+    lines = [f"FAIL {g.part}/{g.key}: {g.reason}" for g in failed]
+    asserted = [g for g in grades if not g.vacuous]
+    if asserted and not failed:
+        lines.append(f"all {len(asserted)} code-graded keys and invariants passed")
+    vacuous = [g.key for g in grades if g.vacuous]
+    if vacuous:
+        lines.append(f"not asserted (nothing happened to check): {', '.join(vacuous)}")
+    lines.extend(notes)
+    return "\n".join(lines)
+
+
+def part_values(grades: list[Grade]) -> dict[str, float]:
+    """Each code-graded part: 1 or 0, or NaN when none of its keys asserted anything (a pass
+    that held only because nothing happened does not count for the part)."""
+    values: dict[str, float] = {}
+    for part in ("outcome", "path", "calls"):
+        mine = [g.passed for g in grades if g.part == part and not g.vacuous]
+        values[part] = NAN if not mine else float(all(mine))
+    return values
+
+
+def overall(values: dict[str, float], parts: tuple[str, ...] = PARTS) -> float:
+    graded = [values[p] for p in parts if p in values and not math.isnan(values[p])]
+    return float(all(v == 1.0 for v in graded)) if graded else NAN
+
+
+CODE_PARTS = ("outcome", "path", "calls")
+
+
+def needs_review(judgement: CaseJudgement | None, passed_code: float) -> bool:
+    """The judge left an asserted rubric or dimension unsettled, and no code part failed."""
+    if judgement is None or judgement.off or passed_code == 0.0:
+        return False
+    return math.isnan(judgement.value)
+
+
+def overall_verdict(values: dict[str, float], judgement: CaseJudgement | None) -> dict[str, float]:
+    """`passed_code`, `needs_review` and `passed` from the parts: a missing verdict is not a pass."""
+    passed_code = overall(values, CODE_PARTS)
+    review = needs_review(judgement, passed_code)
+    passed = 0.0 if review else overall(values)
+    return {"passed": passed, "passed_code": passed_code, "needs_review": float(review)}
+
+
+def role_args(roles: ToolRoles) -> dict[str, Any]:
+    """A domain's tool roles as the plain arguments commerce_case takes."""
+    return {
+        "turn_ending": sorted(roles.turn_ending),
+        "writes": sorted(roles.writes),
+        "skill_tool": roles.skill_tool,
+        "skill_arg": roles.skill_arg,
+    }
+
+
+def roles_from_args(
+    turn_ending: list[str] | None, writes: list[str] | None, skill_tool: str, skill_arg: str
+) -> ToolRoles:
+    """The inverse of role_args: a scorer's plain arguments back into ToolRoles."""
+    return ToolRoles(
+        turn_ending=frozenset(turn_ending or []),
+        writes=frozenset(writes or []),
+        skill_tool=skill_tool,
+        skill_arg=skill_arg,
+    )
+
+
+def reference_reply(case: Case) -> tuple[str, ...] | None:
+    """The known-good replies of the graded turn: the reference's and each alternative's (what
+    the scripted judge compares with; a real judge never sees them)."""
+    replies = tuple(script[-1].reply for script in case.oracle_scripts() if script)
+    return replies or None
+
+
+def rubric_notes(judgement: CaseJudgement | None, values: dict[str, float]) -> list[str]:
+    if judgement is None:
+        return []
+    notes = judgement.notes()
+    reason = judgement.reason()
+    review = values.get("needs_review") == 1.0
+    tail = "NEEDS REVIEW: not a pass until a person decides" if review else "the code parts failed"
+    if reason == "judge_failed":
+        notes.append(f"rubric: unscored (judge_failed): a judge failure, not an agent's; {tail}")
+    elif reason == "unknown":
+        notes.append(f"rubric: unscored (unknown): a person must look; {tail}")
+    elif reason == "not_judged":
+        notes.append(f"rubric: unscored (not_judged); {tail}")
+    elif reason == "judge_off":
+        notes.append("rubric: not judged (judge=off, a code-only run); passed is passed_code")
+    elif values["rubric"] == 1.0:
+        notes.append(f"rubric: every dimension passed ({len(judgement.verdicts)})")
+    return notes
+
+
+@scorer(metrics=part_metrics())
+def commerce_case(
+    turn_ending: list[str] | None = None,
+    writes: list[str] | None = None,
+    skill_tool: str = "load_skill",
+    skill_arg: str = "name",
+    judge_context: str = "",
+    judge_max_chars: int = DEFAULT_MAX_CHARS,
+    judge_structured: bool = True,
+    judge_timeout: float = DEFAULT_TIMEOUT,
+    domain: str | None = None,
+    fixtures: str | None = None,
+    poisoned: bool = True,
+    tools: list[str] | None = None,
+    judge: bool = True,
+) -> Scorer:
+    """Code graders for outcome, path and calls; the grader-role judge for the rubric.
+
+    Args:
+        turn_ending: tools that end the agent's turn (left out of max_tool_calls).
+        writes: tools that write (checked by writes_need_confirmation).
+        skill_tool: the tool that loads a skill, and skill_arg its name argument.
+        judge_context: reference text for dimensions that need it (the domain's policy).
+        judge_max_chars: the judge's transcript budget; longer runs are cut from the start.
+        judge_structured: ask the judge for one JSON object (structured output where the provider
+            supports it). False only for a provider that can do neither: its final line is read.
+        judge_timeout: seconds a judge call may take before it counts as a judge failure.
+        domain, fixtures, poisoned: the World the domain's invariants and change rules come
+            from (no domain: neither invariants nor the closed-world outcome are graded).
+        tools: the agent's tool names (only invariants watching one of them are graded).
+        judge: False for a code-only run on purpose (`-T judge=off`): nothing is judged.
+    """
+    roles = roles_from_args(turn_ending, writes, skill_tool, skill_arg)
+    settings = JudgeSettings(
+        max_chars=judge_max_chars,
+        structured=judge_structured,
+        timeout=judge_timeout,
+        enabled=judge,
+    )
+
+    async def score(state: TaskState, target: Target) -> Score:
+        case = Case.model_validate(state.metadata["case"])
+        if case.skip:
+            return Score.unscored(reason="skipped", explanation=f"skipped: {case.skip}")
+        run = store_as(RunRecord).run
+        if run is None:
+            return Score.unscored(reason="no_run", explanation="the solver recorded no run")
+        grades = code_grades(case, run, roles, state.metadata, domain, fixtures, poisoned, tools)
+        values = part_values(grades)
+        judgement = await judge_case(
+            case.expected, run, judge_context, settings, reference_reply(case)
+        )
+        values["rubric"] = judgement.value if judgement else NAN
+        values["judged"] = judgement.judged if judgement and not judgement.off else NAN
+        values = ordered(values | overall_verdict(values, judgement))
+        failed = [g.key for g in grades if not g.passed]
+        if judgement:
+            failed.extend(judgement.failed_keys())
+        return Score(
+            value=values,
+            answer=run.graded.reply()[:500],
+            explanation="\n".join(
+                [
+                    verdict_line(values, grades, judgement),
+                    parts_line(values, judgement),
+                    explain(grades, rubric_notes(judgement, values)),
+                ]
+            ),
+            metadata={
+                "failed_keys": failed,
+                "grades": [
+                    {"key": g.key, "part": g.part, "passed": g.passed, "reason": g.reason}
+                    for g in grades
+                ],
+                "counterexample": state.metadata.get("counterexample"),
+                # the calls part's count beside its pass/fail (turn-ending tools not counted)
+                "calls_made": sum(1 for c in run.all_calls() if c.tool not in roles.turn_ending),
+                "alternative": state.metadata.get("alternative"),
+                "judge": judgement.metadata() if judgement else None,
+                "judge_off": not judge,
+            },
+        )
+
+    return score
+
+
+def code_grades(
+    case: Case,
+    run: Any,
+    roles: ToolRoles,
+    metadata: dict[str, Any],
+    domain: str | None,
+    fixtures: str | None,
+    poisoned: bool,
+    tools: list[str] | None = None,
+) -> list[Grade]:
+    """The case's keys, then its domain's invariants it does not waive."""
+    if domain is None:
+        return grade(case.expected, run, roles)
+    from commerce_evals.harness.flow_task import (
+        cached_world,  # the flow module builds tasks from this one
+    )
+
+    world = cached_world(domain, fixtures, poisoned)
+    oracles = metadata.get("oracle_changes")
+    ctx = GradeContext(
+        run=run,
+        roles=roles,
+        confirms=tuple(case.confirmed(i) for i in range(len(case.turns))),
+        oracles=tuple(oracles) if oracles is not None else None,
+        change_rules=world.change_rules,
+        state=own_state(case.state),
+    )
+    return [
+        *grade(case.expected, run, roles, ctx),
+        *invariants.check(domain, ctx, world, case.waive, set(tools) if tools else None),
+    ]
+
+
+def alias_for_rescoring(factory: Callable[..., Scorer]) -> None:
+    """Let `inspect score LOG` find a scorer of this package.
+
+    Inspect 0.3.285 records a package's scorer in the log by its unqualified name
+    ("commerce_case") but registers it under the qualified one ("commerce_evals/commerce_case"),
+    so re-scoring a log fails with "couldn't be loaded". An alias under the recorded name, which
+    builds the real scorer from the arguments the log recorded, closes the gap. Call it once after
+    defining a @scorer; drop it when Inspect looks scorers up the way it records them.
+    """
+    qualified = registry_info(factory).name
+    short = qualified.split("/")[-1]
+    if qualified == short or registry_lookup("scorer", short) is not None:
+        return
+
+    def alias(**kwargs: Any) -> Scorer:
+        return factory(**kwargs)
+
+    registry_add(alias, RegistryInfo(type="scorer", name=short))
+
+
+alias_for_rescoring(commerce_case)

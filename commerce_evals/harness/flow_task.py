@@ -1,0 +1,349 @@
+"""flow_task(): the one way a flow becomes an Inspect Task (dataset, solver, scorer, metadata)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from string import Template
+from typing import Any
+
+from inspect_ai import Epochs, Task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.log import HeadlineMetric
+from inspect_ai.scorer import Scorer
+
+from commerce_evals.cases.errors import InputError
+from commerce_evals.cases.model import Case, CaseFileError, case_files, load_case_sources
+from commerce_evals.cases.reading import read_text
+from commerce_evals.domains import load_world
+from commerce_evals.domains.base import (
+    DATASETS,
+    FIXTURES,
+    POISONED,
+    AgentProfile,
+    World,
+    fingerprint,
+)
+from commerce_evals.grading.graders import ToolRoles
+from commerce_evals.grading.oracle import oracle_changes
+from commerce_evals.grading.scorer import commerce_case, role_args
+from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
+from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.harness.shards import Shard
+from commerce_evals.harness.shards import metadata as shard_metadata
+from commerce_evals.harness.solver import DEFAULT_MAX_ROUNDS, SESSION_VARIABLES, commerce_agent
+from commerce_evals.judging import check_expected
+
+
+class InstructionsError(InputError):
+    """Agent instructions with a placeholder nothing fills."""
+
+
+# Cases tagged with one of these name eval-only listings: they run only with the poisoned fixtures.
+EVAL_ONLY_TAGS = frozenset({"poisoned", "benign"})
+
+
+@lru_cache(maxsize=16)
+def cached_world(domain: str, fixtures: str | None, poisoned: bool) -> World:
+    """Worlds are immutable, so tasks in one process share them."""
+    return load_world(domain, Path(fixtures) if fixtures else None, poisoned)
+
+
+SKILLS_FOLDER = "skills"
+
+
+def _files_fingerprint(files: list[tuple[str, Path]]) -> str | None:
+    """A hash of (name, content) pairs; None when there is no file."""
+    if not files:
+        return None
+    digest = hashlib.sha256()
+    for name, path in sorted(files):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+def world_fingerprints(
+    domain: str, fixtures: str | None, poisoned: bool, world: World
+) -> dict[str, str | None]:
+    """Hashes of what the agent's world is made of beside its instructions and tools: the fixture
+    files (with the eval-only poisoned ones when merged), the skills, and the policy text."""
+    root = Path(fixtures) if fixtures else FIXTURES / domain
+    roots = [("", root)]
+    if poisoned and (POISONED / domain).is_dir():
+        roots.append(("poisoned/", POISONED / domain))
+    data: list[tuple[str, Path]] = []
+    skills: list[tuple[str, Path]] = []
+    for prefix, folder in roots:
+        for path in folder.rglob("*"):
+            if not path.is_file():
+                continue
+            relative = path.relative_to(folder).as_posix()
+            (skills if relative.startswith(f"{SKILLS_FOLDER}/") else data).append(
+                (prefix + relative, path)
+            )
+    policy = world.judge_context().strip()
+    return {
+        "fixtures_sha": _files_fingerprint(data),
+        "skills_sha": _files_fingerprint(skills),
+        "policy_sha": fingerprint(policy) if policy else None,
+    }
+
+
+def dataset_paths(flow: str, dataset: str | None) -> list[Path]:
+    if dataset:
+        return case_files(Path(dataset))
+    folder = DATASETS / flow
+    if folder.is_dir():
+        return case_files(folder)
+    return [p for p in (DATASETS / f"{flow}.yaml", DATASETS / f"{flow}.json") if p.exists()]
+
+
+def check_placeholders(template: str, variables: dict[str, Any], path: Path) -> None:
+    """Every $placeholder in the instructions has a value: a typo must not reach the model."""
+    known = {*variables, *SESSION_VARIABLES}
+    parsed = Template(template)
+    unknown = sorted(set(parsed.get_identifiers()) - known)
+    if unknown:
+        raise InstructionsError(
+            f"{path}: unknown placeholders {', '.join('$' + n for n in unknown)}; "
+            f"known: {', '.join('$' + n for n in sorted(known))} (write $$ for a dollar sign)"
+        )
+    if not parsed.is_valid():
+        raise InstructionsError(
+            f"{path}: a $ not followed by a placeholder name; write $$ for a dollar sign"
+        )
+
+
+def check_cases(sources: list[tuple[Path, Case]], world: World, agent: AgentProfile) -> None:
+    """Ids the fixtures lack, tools the agent lacks, tables the domain lacks: one error for all."""
+    context = world.judge_context()
+    problems = [
+        f"{path}: case {case.id}: {problem}"
+        for path, case in sources
+        for problem in [*world.check_case(case, agent), *check_expected(case.expected, context)]
+    ]
+    if problems:
+        raise CaseFileError(problems)
+
+
+def case_metadata(
+    case: Case, agent_fingerprint: dict[str, str], counterexamples: bool = False
+) -> dict[str, Any]:
+    # A sample's metadata is deep-copied for every metric key of every score view, so a run of
+    # the cases leaves out the counterexamples it does not replay.
+    exclude = None if counterexamples else {"counterexamples"}
+    return {
+        "case": case.model_dump(mode="json", exclude_defaults=True, exclude=exclude),
+        "flow": case.flow,
+        "priority": case.priority,
+        "difficulty": case.difficulty,
+        "tags": case.tags,
+        "niche": case.niche or "",
+        **agent_fingerprint,
+    }
+
+
+def with_oracles(
+    samples: list[Sample],
+    cases: list[Case],
+    world: World,
+    agent: AgentProfile,
+    chains: dict[str, Chain],
+) -> list[Sample]:
+    """Each sample's case's oracle change sets (computed once per case) in its metadata."""
+    by_case: dict[str, Any] = {}
+    for case in cases:
+        chain = chains.get(case.id)
+        dumped = chain.model_dump(mode="json") if chain else None
+        by_case[case.id] = oracle_changes(world, agent.tools, case, dumped)
+    for sample in samples:
+        assert sample.metadata is not None
+        sample.metadata["oracle_changes"] = by_case[sample.metadata["case"]["id"]]
+    return samples
+
+
+def samples_for(
+    cases: list[Case], counterexamples: bool, meta: dict[str, str], alternatives: bool = False
+) -> list[Sample]:
+    """The cases, or (either or both) one sample per counterexample and per alternative."""
+    samples: list[Sample] = []
+    for case in cases:
+        base = case_metadata(case, meta, counterexamples)
+        if not (counterexamples or alternatives):
+            samples.append(Sample(id=case.id, input=case.turns[0], metadata=base))
+            continue
+        for cx in case.counterexamples if counterexamples else []:
+            samples.append(
+                Sample(
+                    id=f"{case.id}~{cx.name}",
+                    input=case.turns[0],
+                    metadata={**base, "counterexample": cx.name, "breaks": cx.breaks},
+                )
+            )
+        for alt in case.alternatives if alternatives else []:
+            samples.append(
+                Sample(
+                    id=f"{case.id}~{alt.name}",
+                    input=case.turns[0],
+                    metadata={**base, "alternative": alt.name},
+                )
+            )
+    return samples
+
+
+def sample_case_id(sample: Sample) -> str:
+    return str((sample.metadata or {})["case"]["id"])
+
+
+def shard_samples(samples: list[Sample], shard: Shard) -> list[Sample]:
+    """The samples whose case falls in the shard (a case's counterexamples stay together)."""
+    return [s for s in samples if shard.holds(sample_case_id(s))]
+
+
+JUDGE_SWITCH = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
+
+
+def judge_switch(value: bool | str) -> bool:
+    """`-T judge=off` arrives as False (YAML) or as the string; anything else is a mistake."""
+    if isinstance(value, bool):
+        return value
+    switch = JUDGE_SWITCH.get(str(value).strip().lower())
+    if switch is None:
+        raise ValueError(f"judge={value!r}: use judge=on or judge=off")
+    return switch
+
+
+def flow_task(
+    flow: str,
+    domain: str | None = None,
+    agent: str | None = None,
+    dataset: str | None = None,
+    fixtures: str | None = None,
+    instructions: str | None = None,
+    poisoned: bool = True,
+    counterexamples: bool = False,
+    alternatives: bool = False,
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
+    epochs: int = 1,
+    judge: bool | str = True,
+    shard: str | None = None,
+    variables: dict[str, Any] | None = None,
+    extra_scorers: Sequence[Callable[[ToolRoles], Scorer]] = (),
+) -> Task:
+    """Build a flow's task.
+
+    Args:
+        flow: the flow's name; its cases are datasets/<flow>.yaml unless `dataset` is given.
+        domain: the domain whose World and tools the agent gets (default: from flows.FLOWS).
+        agent: which of the domain's agents, instructions and tool set (default: from FLOWS).
+        dataset: a case file or folder to use instead.
+        fixtures: a fixtures folder to use instead of fixtures/<domain>.
+        instructions: a file of agent instructions to use instead of the domain's.
+        poisoned: merge the domain's eval-only poisoned fixtures into the World; without them,
+            cases tagged `poisoned` or `benign` (which name eval-only listings) are left out.
+        counterexamples: run each case's counterexamples (one sample each) instead of the cases.
+        alternatives: run each case's alternative good runs (one sample each) instead of the
+            cases; with `counterexamples` too, both kinds.
+        max_rounds: model calls allowed per turn.
+        epochs: runs per case; pass^k over them is reported beside the mean.
+        judge: off (False) for a code-only run on purpose: no judge is called, rubric cases are
+            graded on their code parts, and the task's metadata and every report say so.
+        shard: `i/n`: only the cases of shard i of n (by a hash of the case id; see shards.py),
+            so n machines can run one sweep; the metadata records every shard's size.
+        variables: values for $placeholders in the instructions, over the World's own.
+        extra_scorers: scorers to run beside commerce_case, each built from the agent's roles.
+    """
+    judging = judge_switch(judge)
+    if domain is None or agent is None:
+        spec = FLOWS[flow]
+        domain, agent = domain or spec.domain, agent or spec.agent
+    world = cached_world(domain, fixtures, poisoned)
+    profile = world.agents[agent]
+    instructions_path = Path(instructions) if instructions else profile.instructions
+    template = read_text(instructions_path, what="instructions file")
+    all_variables = {**world.instruction_variables(), **(variables or {})}
+    check_placeholders(template, all_variables, instructions_path)
+    paths = dataset_paths(flow, dataset)
+    if not paths:
+        raise CaseFileError([f"no case file for flow {flow!r} under {DATASETS}"])
+    sources = load_case_sources(paths, flow)
+    if not poisoned:
+        sources = [(p, c) for p, c in sources if not EVAL_ONLY_TAGS & set(c.tags)]
+        if not sources:
+            raise CaseFileError([f"every case of flow {flow!r} needs the poisoned fixtures"])
+    check_cases(sources, world, profile)
+    # chains are resolved over every case: a chained case replays its chain in any shard
+    chains = resolve_chains(sources)
+    cases = [case for _, case in sources]
+    agent_fingerprint = {
+        "instructions_sha": fingerprint(template),
+        "tools_sha": fingerprint([(t.name, t.description, t.parameters) for t in profile.tools]),
+    }
+    samples = samples_for(cases, counterexamples, agent_fingerprint, alternatives)
+    all_case_ids = [sample_case_id(s) for s in samples]
+    part = Shard.parse(shard) if shard else None
+    if part is not None:
+        samples = shard_samples(samples, part)
+        cases = [case for case in cases if part.holds(case.id)]
+        if not samples:
+            raise CaseFileError(
+                [
+                    f"shard {part} of flow {flow!r} holds none of its {len(all_case_ids)} samples: "
+                    "use fewer shards"
+                ]
+            )
+    return Task(
+        name=flow,
+        dataset=MemoryDataset(
+            with_oracles(
+                with_chains(samples, chains),
+                cases,
+                world,
+                profile,
+                chains,
+            ),
+            name=flow,
+        ),
+        solver=commerce_agent(
+            world,
+            profile,
+            template,
+            all_variables,
+            max_rounds=max_rounds,
+        ),
+        scorer=[
+            commerce_case(
+                **role_args(profile.roles()),
+                judge_context=world.judge_context(),
+                domain=domain,
+                fixtures=fixtures,
+                poisoned=poisoned,
+                tools=[t.name for t in profile.tools],
+                judge=judging,
+            ),
+            *(extra(profile.roles()) for extra in extra_scorers),
+        ],
+        epochs=Epochs(epochs, ["mean", "pass_hat_k"]),
+        # the progress line and the log listing show this one figure: the final `passed` rate
+        headline_metric=HeadlineMetric(
+            scorer="commerce_case", score="passed", reducer="mean", metric="accuracy"
+        ),
+        # A provider failure is recorded on its sample (and `inspect eval-retry` re-runs it); it
+        # is kept apart from agent failures and never ends the whole eval.
+        fail_on_error=False,
+        metadata={
+            "domain": domain,
+            "agent": agent,
+            "instructions": str(instructions_path),
+            "counterexamples": counterexamples,
+            "alternatives": alternatives,
+            "poisoned": poisoned,
+            "judge": "on" if judging else "off",
+            **agent_fingerprint,
+            # the world's hashes go in the task's metadata only: every sample shares them
+            **world_fingerprints(domain, fixtures, poisoned, world),
+            **shard_metadata(part, all_case_ids),
+        },
+    )

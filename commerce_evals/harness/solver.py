@@ -1,0 +1,218 @@
+"""The solver: inject a case's state, drive its turns through the tool loop, record the Run."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import lru_cache
+from string import Template
+from typing import Any
+
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageTool,
+    ChatMessageUser,
+    execute_tools,
+    get_model,
+)
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.tool import ToolDef, ToolParams
+from inspect_ai.util import StoreModel, store_as
+
+from commerce_evals.cases.model import Case, ScriptedTurn
+from commerce_evals.domains.base import AgentProfile, Session, ToolSpec, World
+from commerce_evals.grading import invariants
+from commerce_evals.grading.graders import tables_read
+from commerce_evals.harness.chain import start_session
+from commerce_evals.harness.events import (
+    ReplyEvent,
+    Run,
+    ToolCallEvent,
+    ToolResultEvent,
+    Turn,
+    TurnEndEvent,
+)
+
+DEFAULT_MAX_ROUNDS = 12
+
+
+class RunRecord(StoreModel):
+    """The Run, kept in the sample store so `inspect view` shows it beside the transcript."""
+
+    run: Run | None = None
+
+
+@dataclass(frozen=True)
+class ReplayScript:
+    """What a scripted model replays for the sample being served (see providers.py)."""
+
+    case_id: str
+    turns: list[ScriptedTurn]
+    turn_ending: frozenset[str]
+
+
+CURRENT_SCRIPT: ContextVar[ReplayScript | None] = ContextVar("commerce_script", default=None)
+
+
+# Placeholders the session fills (flow.check_placeholders knows them besides the World's).
+SESSION_VARIABLES = ("memory",)
+
+
+def render_instructions(template: str, variables: dict[str, Any], session: Session) -> str:
+    """Every placeholder was checked when the task loaded, so a missing one here is a bug."""
+    return Template(template).substitute(variables, memory=session.context()).strip()
+
+
+class _PendingCalls:
+    """Matches executions to the model's call ids (Inspect runs a round's calls in order)."""
+
+    def __init__(self) -> None:
+        self._queue: deque[tuple[str, str]] = deque()
+        self.done: set[str] = set()
+
+    def load(self, calls: list[tuple[str, str]]) -> None:
+        self._queue = deque(calls)
+        self.done = set()
+
+    def take(self, tool: str) -> str:
+        for index, (call_id, name) in enumerate(self._queue):
+            if name == tool:
+                del self._queue[index]
+                self.done.add(call_id)
+                return call_id
+        return f"{tool}-unmatched"
+
+
+@lru_cache(maxsize=256)
+def tool_params(spec: ToolSpec) -> ToolParams:
+    """A spec's schema as Inspect's ToolParams, validated once rather than once per sample."""
+    return ToolParams.model_validate(spec.parameters)
+
+
+def build_tools(
+    session: Session, specs: tuple[ToolSpec, ...], pending: _PendingCalls
+) -> list[ToolDef]:
+    def make(spec: ToolSpec) -> ToolDef:
+        async def execute(**kwargs: Any) -> str:
+            answer = session.call(spec, kwargs, pending.take(spec.name))
+            return json.dumps(answer, default=str)
+
+        return ToolDef(
+            execute,
+            name=spec.name,
+            description=spec.description,
+            parameters=tool_params(spec),
+        )
+
+    return [make(spec) for spec in specs]
+
+
+@solver
+def commerce_agent(
+    world: World,
+    agent: AgentProfile,
+    instructions: str,
+    variables: dict[str, Any],
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
+) -> Solver:
+    """Run every turn of the case: user message, then model and tools until a reply or a turn end.
+
+    `max_rounds` caps model calls per turn exactly: the turn stops after that many, with no extra
+    call made and thrown away.
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        case = Case.model_validate(state.metadata["case"])
+        if case.skip:
+            return state
+        session = start_session(world, agent.tools, case, state.metadata.get("chain"))
+        pending = _PendingCalls()
+        tools = build_tools(session, agent.tools, pending)
+        run = Run(start=session.snapshot())
+        messages: list[ChatMessage] = [
+            ChatMessageSystem(content=render_instructions(instructions, variables, session))
+        ]
+        script = ReplayScript(
+            case_id=case.id,
+            turns=case.script(
+                state.metadata.get("counterexample") or state.metadata.get("alternative")
+            ),
+            turn_ending=agent.roles().turn_ending,
+        )
+        token = CURRENT_SCRIPT.set(script)
+        model = get_model()
+        try:
+            for index, user_text in enumerate(case.turns):
+                session.begin_turn(user_text, case.confirmed(index))
+                messages.append(ChatMessageUser(content=user_text))
+                turn = Turn(user=user_text)
+                run.turns.append(turn)
+                await _run_turn(model, messages, tools, session, pending, turn, max_rounds, state)
+        finally:
+            CURRENT_SCRIPT.reset(token)
+            run.end = session.snapshot()
+            run.keep_for_grading(tables_read(case.expected) | invariants.tables(world.domain))
+            store_as(RunRecord).run = run
+            state.messages = messages
+        return state
+
+    return solve
+
+
+async def _run_turn(
+    model: Any,
+    messages: list[ChatMessage],
+    tools: list[ToolDef],
+    session: Session,
+    pending: _PendingCalls,
+    turn: Turn,
+    max_rounds: int,
+    state: TaskState,
+) -> None:
+    for _ in range(max_rounds):
+        # Never cached: each epoch must be a fresh run of the agent (Inspect's CLI may turn the
+        # model cache on by default, which would replay one answer across epochs and samples).
+        output = await model.generate(messages, tools=tools, cache=False)
+        state.output = output
+        message: ChatMessageAssistant = output.message
+        messages.append(message)
+        calls = message.tool_calls or []
+        text = message.text.strip()
+        if text:
+            turn.events.append(ReplyEvent(text=text))
+        if not calls:
+            turn.events.append(TurnEndEvent(reason="reply" if text else "empty_reply"))
+            return
+        turn.events.extend(
+            ToolCallEvent(call_id=c.id, tool=c.function, args=c.arguments or {}) for c in calls
+        )
+        pending.load([(c.id, c.function) for c in calls])
+        result = await execute_tools(messages, tools)
+        messages.extend(result.messages)
+        turn.events.extend(session.drain_events())
+        turn.events.extend(_unexecuted(result.messages, pending.done))
+        if session.turn_ended:
+            turn.events.append(TurnEndEvent(reason="turn_ending_tool"))
+            return
+    turn.events.append(TurnEndEvent(reason="round_cap"))
+
+
+def _unexecuted(tool_messages: list[ChatMessage], done: set[str]) -> list[ToolResultEvent]:
+    """Calls Inspect refused before they reached a tool (unknown tool, malformed arguments)."""
+    events = []
+    for msg in tool_messages:
+        if isinstance(msg, ChatMessageTool) and msg.tool_call_id not in done:
+            reason = msg.error.message if msg.error else "the call did not run"
+            events.append(
+                ToolResultEvent(
+                    call_id=msg.tool_call_id or "",
+                    tool=msg.function or "",
+                    status="refused",
+                    reason=reason,
+                )
+            )
+    return events

@@ -1,0 +1,197 @@
+"""Task arguments (`-T name=value`), checked when the task loads.
+
+Inspect passes `-T` values as YAML parsed them (`-T max_rounds=abc` arrives as the text "abc") and
+drops an unknown name with a warning; neither may become a run. Every task of this package is
+decorated with `@checked_arguments` (under `@task`), which
+
+- refuses a name the task does not take, listing the names it does take;
+- checks each value against its declaration: type, allowed values, a minimum, a path that must
+  exist, a form (`shard=i/n`); and converts it (`-T epochs="3"` from a config file is 3).
+
+A declaration lives in ARGUMENTS, one entry per argument name shared by every task that takes it.
+An argument with no entry is checked by its annotation in the task's signature (bool, int, float,
+str, `X | None`, `Literal[...]` for allowed values), so a new bool or int argument needs nothing
+here; add an entry when it needs allowed values, a minimum or a path check.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import re
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from commerce_evals.cases.errors import InputError
+from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.harness.shards import canonical as canonical_shard
+
+PathKind = Literal["file", "folder", "file or folder"]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class TaskArgumentError(InputError):
+    """A `-T` argument the task does not take, or a value it cannot use."""
+
+
+@dataclass(frozen=True)
+class Argument:
+    """What one task argument accepts."""
+
+    type: type
+    help: str = ""
+    choices: tuple[Any, ...] | None = None
+    minimum: int | float | None = None
+    path: PathKind | None = None
+    # the value's form, checked last: returns the canonical value or raises ValueError saying why
+    form: Callable[[Any], Any] | None = None
+
+
+# The one table of declarations: add an entry here for a new argument with allowed values, a
+# minimum or a path (a plain bool/int/str argument is checked by its annotation alone).
+ARGUMENTS: dict[str, Argument] = {
+    "dataset": Argument(str, "a case file or folder", path="file or folder"),
+    "fixtures": Argument(str, "a fixtures folder", path="folder"),
+    "instructions": Argument(str, "an agent instructions file", path="file"),
+    "poisoned": Argument(bool, "merge the eval-only poisoned fixtures"),
+    "counterexamples": Argument(bool, "run the counterexamples instead of the cases"),
+    "alternatives": Argument(bool, "run the alternative good runs instead of the cases"),
+    "judge": Argument(bool, "judge rubric cases (off: a code-only run on purpose)"),
+    "max_rounds": Argument(int, "model calls allowed per turn", minimum=1),
+    "epochs": Argument(int, "runs per case", minimum=1),
+    "flow": Argument(str, "a flow", choices=tuple(FLOWS)),
+    "set": Argument(str, "a set of the sets file"),
+    "sets_file": Argument(str, "a sets file", path="file"),
+    "traffic": Argument(str, "a traffic file (JSON lines)", path="file"),
+    "dimensions": Argument(str, "comma-separated shared judge dimensions"),
+    "judge_max_chars": Argument(int, "the judge's transcript budget", minimum=1),
+    "shard": Argument(str, "this machine's part of a sweep, i/n", form=canonical_shard),
+}
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+_INTEGER = re.compile(r"^[+-]?\d+$")
+
+
+def _shown(value: Any) -> str:
+    # a value with a newline or a control character is shown quoted, so the message stays one line
+    text = value if isinstance(value, str) and value.isprintable() else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def from_annotation(annotation: Any) -> tuple[Argument, bool]:
+    """(declaration, whether None is allowed) read from a parameter's annotation."""
+    optional = False
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        members = [a for a in typing.get_args(annotation) if a is not type(None)]
+        optional = len(members) < len(typing.get_args(annotation))
+        annotation = members[0] if len(members) == 1 else Any
+        origin = typing.get_origin(annotation)
+    if origin is Literal:
+        choices = typing.get_args(annotation)
+        return Argument(type(choices[0]), choices=choices), optional
+    if annotation in (bool, int, float, str):
+        return Argument(annotation), optional
+    return Argument(object), optional
+
+
+def check_value(name: str, value: Any, argument: Argument, optional: bool) -> Any:
+    """The value converted to the declared type; a TaskArgumentError naming it otherwise."""
+
+    def fail(problem: str) -> TaskArgumentError:
+        return TaskArgumentError(f"-T {name}={_shown(value)}: {problem}")
+
+    if value is None:
+        if optional:
+            return None
+        raise fail(f"needs a value ({argument.help or argument.type.__name__})")
+    kind = argument.type
+    if kind is bool:
+        if isinstance(value, bool):
+            converted: Any = value
+        elif isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            converted = value.strip().lower() in _TRUE
+        else:
+            raise fail("expected true or false")
+    elif kind is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            converted = value
+        elif isinstance(value, str) and _INTEGER.match(value.strip()):
+            converted = int(value.strip())
+        else:
+            raise fail("expected a whole number")
+    elif kind is float:
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            converted = float(value)
+        except (TypeError, ValueError):
+            raise fail("expected a number") from None
+    elif kind is str:
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            raise fail("expected text")
+        converted = str(value)
+        if not converted.strip():
+            raise fail("is empty")
+    else:
+        converted = value
+    if argument.minimum is not None and converted < argument.minimum:
+        raise fail(f"must be at least {argument.minimum}")
+    if argument.choices is not None and converted not in argument.choices:
+        raise fail(f"not one of {', '.join(map(str, argument.choices))}")
+    if argument.path is not None:
+        path = Path(converted)
+        if not path.exists():
+            raise fail(f"no such {argument.path}")
+        if argument.path == "file" and not path.is_file():
+            raise fail("is a folder; name a file")
+        if argument.path == "folder" and not path.is_dir():
+            raise fail("is a file; name a folder")
+    if argument.form is not None:
+        try:
+            converted = argument.form(converted)
+        except ValueError as err:
+            raise fail(str(err)) from None
+    return converted
+
+
+def checked_arguments(function: F) -> F:
+    """Check a task's arguments when it loads (put it under `@task`)."""
+    signature = inspect.signature(function)
+    hints = typing.get_type_hints(function)
+    params = {
+        name: param
+        for name, param in signature.parameters.items()
+        if param.kind not in (param.VAR_POSITIONAL, param.VAR_KEYWORD)
+    }
+    declarations: dict[str, tuple[Argument, bool]] = {}
+    for name, param in params.items():
+        annotated, optional = from_annotation(hints.get(name, Any))
+        declared = ARGUMENTS.get(name, annotated)
+        declarations[name] = (declared, optional or param.default is None)
+    task_name = function.__name__
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        kwargs = {**dict(zip(params, args, strict=False)), **kwargs}
+        unknown = sorted(k for k in kwargs if k not in params)
+        if unknown:
+            raise TaskArgumentError(
+                f"-T {unknown[0]}: task {task_name} takes no argument {unknown[0]!r}; "
+                f"its arguments: {', '.join(params)}"
+            )
+        checked = {k: check_value(k, v, *declarations[k]) for k, v in kwargs.items()}
+        return function(**checked)
+
+    # A **kwargs parameter makes Inspect pass every -T name through, so an unknown one reaches
+    # the check above instead of being dropped with a warning.
+    extra = inspect.Parameter("unknown_arguments", inspect.Parameter.VAR_KEYWORD)
+    wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[*params.values(), extra]
+    )
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,1 @@
+"""The authoring rules over case files, run by `commerce-evals lint`."""

@@ -1,0 +1,124 @@
+"""What a run of each flow costs, measured before any real model is called.
+
+Each flow is run once in-process with the scripted models (`commerce/reference` as the agent,
+`commerce/judge` as the grader), and the log says how many calls the agent and the judge made per
+case and how large their prompts were. The scripted models count tokens as characters / 4 (no
+tokenizer runs offline), so the token figures are estimates within the usual +-20% of a real
+tokenizer on English text and JSON; the call counts are exact for the reference runs. A live model
+usually makes a few more calls than the reference.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from statistics import mean
+
+from inspect_ai import eval as inspect_eval
+from inspect_ai.event import ModelEvent
+from inspect_ai.log import EvalLog, read_eval_log
+
+from commerce_evals.harness.flow_task import flow_task
+from commerce_evals.harness.flow_table import FLOWS
+
+AGENT_MODEL = "commerce/reference"
+JUDGE_MODEL = "commerce/judge"
+CHARS_PER_TOKEN = 4
+
+
+@dataclass(frozen=True)
+class FlowCost:
+    flow: str
+    cases: int
+    fixed_prompt_tokens: int  # instructions plus tool descriptions, sent with every agent call
+    agent_calls_per_case: float
+    agent_input_tokens_per_case: float
+    agent_output_tokens_per_case: float
+    judge_calls_per_case: float
+    judge_input_tokens_per_case: float
+    judge_output_tokens_per_case: float
+
+    def agent_tokens(self) -> tuple[float, float]:
+        return self.agent_input_tokens_per_case, self.agent_output_tokens_per_case
+
+    def judge_tokens(self) -> tuple[float, float]:
+        return self.judge_input_tokens_per_case, self.judge_output_tokens_per_case
+
+
+def estimate_tokens(text: str) -> int:
+    return -(-len(text) // CHARS_PER_TOKEN)
+
+
+def fixed_prompt_tokens(log: EvalLog) -> int:
+    """Instructions plus tool descriptions of the first agent call of the first sample."""
+    for sample in log.samples or []:
+        for event in sample.events:
+            if isinstance(event, ModelEvent) and event.model == AGENT_MODEL:
+                system = "".join(m.text for m in event.input if m.role == "system")
+                tools = json.dumps([t.model_dump(mode="json") for t in event.tools])
+                return estimate_tokens(system) + estimate_tokens(tools)
+    return 0
+
+
+def call_tokens(event: ModelEvent) -> tuple[int, int]:
+    """(input, output) tokens of one call as a provider bills them. The scripted models count
+    the messages (the log may keep long ones as attachments, so they are not re-read here); the
+    tool descriptions sent with every call are added, as a provider counts them too."""
+    usage = event.output.usage
+    tools = json.dumps([t.model_dump(mode="json") for t in event.tools]) if event.tools else ""
+    sent = (usage.input_tokens if usage else 0) + estimate_tokens(tools)
+    return sent, usage.output_tokens if usage else 0
+
+
+def _per_case(values: Iterable[float]) -> float:
+    values = list(values)
+    return mean(values) if values else 0.0
+
+
+def flow_cost(flow: str, log: EvalLog) -> FlowCost:
+    agent: dict[str, list[int]] = {"calls": [], "in": [], "out": []}
+    judge: dict[str, list[int]] = {"calls": [], "in": [], "out": []}
+    for sample in log.samples or []:
+        for model, bucket in ((AGENT_MODEL, agent), (JUDGE_MODEL, judge)):
+            events = [e for e in sample.events if isinstance(e, ModelEvent) and e.model == model]
+            tokens = [call_tokens(e) for e in events]
+            bucket["calls"].append(len(events))
+            bucket["in"].append(sum(t[0] for t in tokens))
+            bucket["out"].append(sum(t[1] for t in tokens))
+    return FlowCost(
+        flow=flow,
+        cases=len(log.samples or []),
+        fixed_prompt_tokens=fixed_prompt_tokens(log),
+        agent_calls_per_case=_per_case(agent["calls"]),
+        agent_input_tokens_per_case=_per_case(agent["in"]),
+        agent_output_tokens_per_case=_per_case(agent["out"]),
+        judge_calls_per_case=_per_case(judge["calls"]),
+        judge_input_tokens_per_case=_per_case(judge["in"]),
+        judge_output_tokens_per_case=_per_case(judge["out"]),
+    )
+
+
+def measure(flows: list[str], instructions: str | None = None) -> list[FlowCost]:
+    """Run each flow once under the scripted models and read its costs from the log."""
+    unknown = [f for f in flows if f not in FLOWS]
+    if unknown:
+        raise ValueError(f"unknown flows {unknown}; known: {sorted(FLOWS)}")
+    costs: list[FlowCost] = []
+    with tempfile.TemporaryDirectory(prefix="commerce-cost-") as log_dir:
+        for flow in flows:
+            task = flow_task(flow, instructions=instructions)
+            [log] = inspect_eval(
+                task,
+                model=AGENT_MODEL,
+                model_roles={"grader": JUDGE_MODEL},
+                log_dir=log_dir,
+                display="none",
+            )
+            if log.status != "success":
+                raise RuntimeError(f"{flow}: the scripted run ended {log.status}: {log.error}")
+            # long texts (the instructions) are kept as attachments in the log: read them back
+            full = read_eval_log(log.location, resolve_attachments=True)
+            costs.append(flow_cost(flow, full))
+    return costs

@@ -1,0 +1,300 @@
+"""Inspect's analysis data frames for our logs, and the rates and token counts read off them.
+
+`samples_df` gives one row per sample epoch with the model, the sample metadata and the scores
+(dict scores arrive as JSON strings); judge verdicts come from the score metadata through a
+custom column. `evals_df` gives one row per log, with model and role usage through custom
+columns. Needs pandas and pyarrow (the `dev` and `reports` extras).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from inspect_ai.analysis import (
+    EvalColumn,
+    EvalInfo,
+    EvalModel,
+    SampleColumn,
+    SampleSummary,
+    evals_df,
+    samples_df,
+)
+from inspect_ai.log import EvalLog
+
+from commerce_evals.judging.prompt import judge_key
+from commerce_evals.reports.logs import PARTS, PRIORITIES, SCORER
+from commerce_evals.reports.prices import PriceTable
+
+# Scorers whose metadata holds judge verdicts: the flows' and the production task's.
+JUDGED_SCORERS = (SCORER, "production_judges")
+VERDICT_STATUSES = ("pass", "fail", "unknown", "judge_failed", "not_judged")
+
+
+def _json(value: Any) -> Any:
+    if value is None or (not isinstance(value, list | dict) and pd.isna(value)):
+        return None
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return None
+    return value
+
+
+def sample_frame(logs: Sequence[EvalLog]) -> pd.DataFrame:
+    """One row per sample epoch; `verdicts` holds the judge verdicts (a list, maybe empty).
+
+    Takes logs already read (commerce_evals.reports.logs.read_logs), so they are not parsed twice."""
+    columns = [
+        *SampleSummary,
+        *EvalModel,
+        *EvalInfo,
+        *(
+            SampleColumn(
+                f"verdicts_{name}", path=f"scores.{name}.metadata.judge.verdicts", full=True
+            )
+            for name in JUDGED_SCORERS
+        ),
+    ]
+    frame = samples_df(list(logs), columns=columns, quiet=True)
+    verdicts = [
+        [v for name in JUDGED_SCORERS for v in (_json(row.get(f"verdicts_{name}")) or [])]
+        for _, row in frame.iterrows()
+    ]
+    frame["verdicts"] = verdicts
+    return frame
+
+
+def eval_frame(files: Sequence[Path | str]) -> pd.DataFrame:
+    """One row per log, with `model_usage` and `role_usage` parsed into dicts (headers only)."""
+    columns = [
+        *EvalModel,
+        *EvalInfo,
+        EvalColumn("model_usage", path="stats.model_usage"),
+        EvalColumn("role_usage", path="stats.role_usage"),
+    ]
+    frame = evals_df([str(f) for f in files], columns=columns, quiet=True)
+    for column in ("model_usage", "role_usage", "model_roles"):
+        frame[column] = [(_json(v) or {}) for v in frame[column]]
+    return frame
+
+
+def _score(row: pd.Series) -> dict[str, Any]:
+    value = _json(row.get(f"score_{SCORER}"))
+    return value if isinstance(value, dict) else {}
+
+
+def _rate(values: list[float]) -> float | None:
+    scored = [v for v in values if v is not None and not math.isnan(v)]
+    return sum(scored) / len(scored) if scored else None
+
+
+def part_rates(samples: pd.DataFrame) -> pd.DataFrame:
+    """Per model: the share of scored epochs passing overall and in each part (NaN left out)."""
+    rows = []
+    for model, group in samples.groupby("model", sort=True):
+        scores = [_score(row) for _, row in group.iterrows()]
+        row: dict[str, Any] = {"model": model}
+        for part in ("passed", "passed_code", *PARTS):
+            row[part] = _rate([float(s[part]) for s in scores if part in s])
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("model") if rows else pd.DataFrame()
+
+
+def _counted(model: str, group: str, values: list[float]) -> dict[str, Any]:
+    scored = [v for v in values if v is not None and not math.isnan(v)]
+    return {"model": model, "group": group, "passes": int(sum(scored)), "n": len(scored)}
+
+
+RATE_COLUMNS = ["model", "group", "passes", "n"]
+
+
+def part_counts(samples: pd.DataFrame) -> pd.DataFrame:
+    """Long form, one row per model and part: passes and scored epochs (for intervals)."""
+    rows = []
+    for model, group in samples.groupby("model", sort=True):
+        scores = [_score(row) for _, row in group.iterrows()]
+        for part in ("passed", "passed_code", *PARTS):
+            rows.append(_counted(str(model), part, [float(s[part]) for s in scores if part in s]))
+    return pd.DataFrame(rows, columns=RATE_COLUMNS)
+
+
+def priority_counts(samples: pd.DataFrame) -> pd.DataFrame:
+    """Long form, one row per model and priority: passes and scored epochs of `passed`."""
+    rows = []
+    for model, group in samples.groupby("model", sort=True):
+        for priority in PRIORITIES:
+            if "metadata_priority" not in group:
+                continue
+            mine = group[group["metadata_priority"] == priority]
+            values = [float(_score(r).get("passed", math.nan)) for _, r in mine.iterrows()]
+            rows.append(_counted(str(model), priority, values))
+    return pd.DataFrame(rows, columns=RATE_COLUMNS)
+
+
+def priority_rates(samples: pd.DataFrame) -> pd.DataFrame:
+    """Per model and priority: the share of scored epochs that passed."""
+    rows = []
+    for model, group in samples.groupby("model", sort=True):
+        row: dict[str, Any] = {"model": model}
+        for priority in PRIORITIES:
+            if "metadata_priority" not in group:
+                row[priority] = None
+                continue
+            mine = group[group["metadata_priority"] == priority]
+            row[priority] = _rate(
+                [float(_score(r).get("passed", math.nan)) for _, r in mine.iterrows()]
+            )
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("model") if rows else pd.DataFrame()
+
+
+def verdict_rows(samples: pd.DataFrame) -> pd.DataFrame:
+    """One row per judge verdict: model, sample id, epoch, dimension, status, and when: the
+    conversation's capture time (production samples) and the log's creation time."""
+    rows = []
+    for _, row in samples.iterrows():
+        captured = row.get("metadata_captured_at")
+        for verdict in row["verdicts"]:
+            rows.append(
+                {
+                    "model": row["model"],
+                    "id": row["id"],
+                    "epoch": row["epoch"],
+                    "dimension": verdict.get("dimension", "rubric"),
+                    "status": verdict.get("status", "not_judged"),
+                    "judge": judge_key(verdict),
+                    "captured": captured if isinstance(captured, str) and captured else None,
+                    "created": str(row["created"]),
+                }
+            )
+    columns = ["model", "id", "epoch", "dimension", "status", "judge", "captured", "created"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def dimension_rates(samples: pd.DataFrame) -> pd.DataFrame:
+    """Per model and dimension: verdict counts by status and the pass rate over Pass + Fail."""
+    verdicts = verdict_rows(samples)
+    if verdicts.empty:
+        return pd.DataFrame(columns=["model", "dimension", *VERDICT_STATUSES, "rate"])
+    counts = (
+        verdicts.groupby(["model", "dimension", "status"]).size().unstack("status", fill_value=0)
+    )
+    for status in VERDICT_STATUSES:
+        if status not in counts:
+            counts[status] = 0
+    counts = counts[list(VERDICT_STATUSES)].reset_index()
+    settled = counts["pass"] + counts["fail"]
+    counts["rate"] = [p / s if s else None for p, s in zip(counts["pass"], settled, strict=True)]
+    return counts
+
+
+def _grader(roles: dict[str, Any]) -> str | None:
+    grader = roles.get("grader")
+    if isinstance(grader, list):
+        grader = grader[0] if grader else None
+    return grader.get("model") if isinstance(grader, dict) else None
+
+
+def _add_cost(total: float | None, more: float | None) -> float | None:
+    """Unknown stays unknown: one log of a model with no price makes its total unknown."""
+    return None if total is None or more is None else total + more
+
+
+def judge_tokens(samples: pd.DataFrame) -> pd.DataFrame:
+    """Per model: judge calls and their tokens read off the verdicts, cache hits included.
+
+    Inspect's role usage counts only calls that reached the provider, so a run whose verdicts all
+    came from the cache reads 0 judge tokens there; each verdict records the tokens of its call
+    (a cache hit, those of the call it replays), so this counts the judging every run needed, and
+    `cached_*` says how much of it the cache answered."""
+    totals: dict[str, dict[str, int]] = {}
+    for _, row in samples.iterrows():
+        mine = totals.setdefault(
+            str(row["model"]),
+            dict.fromkeys(
+                (
+                    "judge_calls",
+                    "judge_cached",
+                    "judge_all_input",
+                    "judge_all_output",
+                    "judge_cached_input",
+                    "judge_cached_output",
+                ),
+                0,
+            ),
+        )
+        for verdict in row["verdicts"]:
+            if not verdict.get("called"):
+                continue
+            tokens_in = int(verdict.get("input_tokens") or 0)
+            tokens_out = int(verdict.get("output_tokens") or 0)
+            mine["judge_calls"] += 1
+            mine["judge_all_input"] += tokens_in
+            mine["judge_all_output"] += tokens_out
+            if verdict.get("cached"):
+                mine["judge_cached"] += 1
+                mine["judge_cached_input"] += tokens_in
+                mine["judge_cached_output"] += tokens_out
+    return pd.DataFrame.from_dict(totals, orient="index")
+
+
+def token_usage(evals: pd.DataFrame, prices: PriceTable) -> pd.DataFrame:
+    """Per model under test: agent and judge tokens apart, and their cost (None: unknown).
+
+    Inspect counts usage per model and, apart, per role; the agent's share is every model's
+    usage less every role's, so a grader bound to the agent's own model is still counted apart.
+    """
+    totals: dict[str, dict[str, Any]] = {}
+    for _, row in evals.iterrows():
+        model = row["model"]
+        mine = totals.setdefault(
+            model,
+            {
+                "agent_input": 0,
+                "agent_output": 0,
+                "judge_input": 0,
+                "judge_output": 0,
+                "graders": set(),
+                "agent_cost": 0.0,
+                "judge_cost": 0.0,
+            },
+        )
+        usage, roles = row["model_usage"], row["role_usage"]
+        agent_in = sum(u.get("input_tokens", 0) for u in usage.values()) - sum(
+            u.get("input_tokens", 0) for u in roles.values()
+        )
+        agent_out = sum(u.get("output_tokens", 0) for u in usage.values()) - sum(
+            u.get("output_tokens", 0) for u in roles.values()
+        )
+        judge = roles.get("grader", {})
+        judge_in, judge_out = judge.get("input_tokens", 0), judge.get("output_tokens", 0)
+        grader = _grader(row["model_roles"])
+        mine["agent_input"] += agent_in
+        mine["agent_output"] += agent_out
+        mine["judge_input"] += judge_in
+        mine["judge_output"] += judge_out
+        if grader:
+            mine["graders"].add(grader)
+        agent_cost = prices.cost(model, agent_in, agent_out)
+        judge_cost = prices.cost(grader, judge_in, judge_out) if judge_in or judge_out else 0.0
+        mine["agent_cost"] = _add_cost(mine["agent_cost"], agent_cost)
+        mine["judge_cost"] = _add_cost(mine["judge_cost"], judge_cost)
+    rows = []
+    for model, mine in sorted(totals.items()):
+        agent_cost, judge_cost = mine["agent_cost"], mine["judge_cost"]
+        total = None if agent_cost is None or judge_cost is None else agent_cost + judge_cost
+        rows.append(
+            {
+                "model": model,
+                **{k: v for k, v in mine.items() if k != "graders"},
+                "grader": ", ".join(sorted(mine["graders"])) or "-",
+                "total_cost": total,
+            }
+        )
+    return pd.DataFrame(rows).set_index("model") if rows else pd.DataFrame()

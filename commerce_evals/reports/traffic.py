@@ -1,0 +1,128 @@
+"""Captured production conversations: one JSON object a line, in the event-stream shape.
+
+    {"id": "conv-0001", "captured_at": "2026-11-23T10:15:00Z", "domain": "shop",
+     "turns": [{"user": "...", "events": [{"type": "tool_call", ...}, ..., {"type": "reply", ...}]}],
+     "start": {...}, "end": {...}}
+
+`turns` holds commerce_evals.harness.events Turn objects (the same events a flow's run records); `start` and
+`end` are optional snapshots (named tables of rows). Which dimensions judge it is the task's choice
+(`-T dimensions=...`), not the capture's. A line that does not validate is reported with its file,
+line number and field, and skipped: the rest of the file still runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
+
+from commerce_evals.harness.events import Run, Snapshot, Turn
+from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.cases.reading import ReadError, decode, parse_json
+
+CONVERSATION_ID = r"^[A-Za-z0-9][A-Za-z0-9._:-]*$"
+
+
+class Conversation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=CONVERSATION_ID, max_length=200)
+    captured_at: AwareDatetime
+    domain: str
+    channel: str = ""
+    served_by: str = ""  # the model or agent version that served it, when known
+    turns: list[Turn] = Field(min_length=1)
+    start: Snapshot = Field(default_factory=dict)
+    end: Snapshot = Field(default_factory=dict)
+
+    def run(self) -> Run:
+        return Run(turns=self.turns, start=self.start, end=self.end)
+
+    @property
+    def captured(self) -> datetime:
+        return self.captured_at
+
+
+@dataclass(frozen=True)
+class TrafficProblem:
+    """A skipped line: where it is and what is wrong with it."""
+
+    file: str
+    line: int
+    field: str
+    message: str
+
+    def describe(self) -> str:
+        return f"{self.file}:{self.line}: {self.field}: {self.message} (line skipped)"
+
+    def as_metadata(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "field": self.field, "message": self.message}
+
+
+def known_domains() -> set[str]:
+    return {spec.domain for spec in FLOWS.values()}
+
+
+def parse_line(text: str, file: str, number: int) -> Conversation | list[TrafficProblem]:
+    try:
+        data = parse_json(text, "")
+    except ReadError as err:
+        return [TrafficProblem(file, number, "(line)", str(err).removeprefix(": "))]
+    if not isinstance(data, dict):
+        return [TrafficProblem(file, number, "(line)", "expected a JSON object")]
+    try:
+        conversation = Conversation.model_validate(data)
+    except ValidationError as err:
+        return [
+            TrafficProblem(file, number, ".".join(str(p) for p in e["loc"]) or "(line)", e["msg"])
+            for e in err.errors(include_url=False)
+        ]
+    if conversation.domain not in known_domains():
+        return [
+            TrafficProblem(
+                file,
+                number,
+                "domain",
+                f"unknown domain {conversation.domain!r}; domains: {sorted(known_domains())}",
+            )
+        ]
+    return conversation
+
+
+def load_traffic(path: Path | str) -> tuple[list[Conversation], list[TrafficProblem]]:
+    """The file's valid conversations, and a problem for each line that was skipped."""
+    path = Path(path)
+    conversations: list[Conversation] = []
+    problems: list[TrafficProblem] = []
+    seen: dict[str, int] = {}
+    if not path.is_file():
+        raise ReadError(f"{path}: no such traffic file")
+    # Binary lines, each decoded on its own: one bad byte skips its line, not the whole file.
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                text = decode(raw, "")
+            except ReadError as err:
+                problems.append(TrafficProblem(str(path), number, "(line)", str(err)[2:]))
+                continue
+            if not text.strip():
+                continue
+            parsed = parse_line(text, str(path), number)
+            if isinstance(parsed, list):
+                problems.extend(parsed)
+            elif parsed.id in seen:
+                problems.append(
+                    TrafficProblem(
+                        str(path),
+                        number,
+                        "id",
+                        f"{parsed.id!r} is already on line {seen[parsed.id]}",
+                    )
+                )
+            else:
+                seen[parsed.id] = number
+                conversations.append(parsed)
+    return conversations, problems

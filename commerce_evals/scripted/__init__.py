@@ -1,0 +1,1 @@
+"""Scripted models for offline runs: the reference, the judge, chaos and flawed agents."""

@@ -1,0 +1,316 @@
+"""Scripted model providers. `commerce/reference` replays the sample's scripted run;
+`commerce/judge` (and its `judge-<behaviour>` variants) is a scripted judge for the grader role.
+
+The run is the case's reference, or, for samples made with `-T counterexamples=true`, one of its
+counterexamples. Each call answers with the next round of the current turn: the round's tool calls
+(several in one message when the script groups them), then the reply. Usage is returned, so no
+tokenizer (and no network) is needed.
+
+The scripted judge reads the prompt the way a credulous model would: the quoted transcript, then
+the instructions after it, split at the first thing that looks like a closing transcript tag (any
+case or spacing, look-alike characters folded). `commerce/judge` passes a run
+whose graded reply matches a known-good reply of the case (its reference's, or one of its
+alternatives') and fails one that does not; it answers
+Unknown when it has no reference or the harness says the graded reply was clipped (a note before
+the value, never text inside it). It is gullible on purpose: an "ignore your instructions ...
+verdict: X" it finds in its instructions section is obeyed, so a transcript that escaped its
+quoting would flip its verdict, and the tests would see it. It answers in the format it was asked
+for: the JSON object when a response schema is sent, else labelled lines with the verdict last.
+Variants: judge-pass, judge-fail, judge-unknown (fixed verdicts), judge-garbage (no verdict),
+judge-error (raises), judge-refuse (a content-filter stop), judge-slow (never answers in time),
+judge-echo (decides like commerce/judge and echoes the whole quoted transcript back, tags and all:
+after its JSON object, or before its final verdict line).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter
+from typing import Any, cast
+
+import anyio
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageUser,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    modelapi,
+)
+from inspect_ai.model._model_output import ChatCompletionChoice
+from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
+
+from commerce_evals.cases.errors import InputError
+from commerce_evals.harness.solver import CURRENT_SCRIPT, ReplayScript
+from commerce_evals.judging.judge import REFERENCE_REPLY
+from commerce_evals.judging.prompt import split_prompt
+from commerce_evals.judging.transcript import CUT_MARK_PATTERN, unquote
+
+SCRIPTED_MODELS = ("reference",)
+JUDGE_BEHAVIOURS = (
+    "reference",
+    "pass",
+    "fail",
+    "unknown",
+    "garbage",
+    "error",
+    "refuse",
+    "slow",
+    "echo",
+)
+# Calls that reached the scripted judge, by model name. A cache hit never reaches a provider,
+# so tests read this to count real judge calls.
+JUDGE_CALLS: Counter[str] = Counter()
+
+
+def position(messages: list[ChatMessage]) -> tuple[int, int]:
+    """(turn index, rounds already answered in that turn) from the conversation so far."""
+    turn = -1
+    rounds = 0
+    for message in messages:
+        if isinstance(message, ChatMessageUser):
+            turn += 1
+            rounds = 0
+        elif isinstance(message, ChatMessageAssistant):
+            rounds += 1
+    return turn, rounds
+
+
+def usage_for(messages: list[ChatMessage], reply: ChatMessageAssistant) -> ModelUsage:
+    """A rough count (four characters a token), enough for cost reports, with no tokenizer."""
+    prompt = sum(len(m.text) for m in messages) // 4 + 1
+    completion = len(reply.text) // 4 + 1 + 20 * len(reply.tool_calls or [])
+    return ModelUsage(
+        input_tokens=prompt, output_tokens=completion, total_tokens=prompt + completion
+    )
+
+
+def scripted_message(script: ReplayScript, messages: list[ChatMessage]) -> ChatMessageAssistant:
+    return scripted_step(script, *position(messages))
+
+
+def scripted_step(script: ReplayScript, turn_index: int, round_index: int) -> ChatMessageAssistant:
+    """The script's answer at a turn and round: that round's calls, or the turn's reply."""
+    if not 0 <= turn_index < len(script.turns):
+        return ChatMessageAssistant(content="", model="reference")
+    turn = script.turns[turn_index]
+    rounds = turn.rounds()
+    if round_index >= len(rounds):
+        return ChatMessageAssistant(content=turn.reply, model="reference")
+    calls = rounds[round_index]
+    last = round_index == len(rounds) - 1
+    ends_turn = last and any(c.tool in script.turn_ending for c in calls)
+    return ChatMessageAssistant(
+        content=turn.reply if ends_turn else "",
+        tool_calls=[
+            ToolCall(id=f"t{turn_index}r{round_index}c{i}", function=c.tool, arguments=dict(c.args))
+            for i, c in enumerate(calls)
+        ],
+        model="reference",
+    )
+
+
+class ScriptedModelAPI(ModelAPI):
+    """What every scripted model shares: no credentials, and usage counted without a tokenizer."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig | None = None,
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+
+    def output(
+        self,
+        input: list[ChatMessage],
+        message: ChatMessageAssistant,
+        stop_reason: str | None = None,
+    ) -> ModelOutput:
+        message.model = self.model_name
+        stop = stop_reason or ("tool_calls" if message.tool_calls else "stop")
+        return ModelOutput(
+            model=self.model_name,
+            choices=[ChatCompletionChoice(message=message, stop_reason=cast(Any, stop))],
+            usage=usage_for(input, message),
+        )
+
+
+def current_script(model_name: str) -> ReplayScript:
+    """The script of the sample being served; scripted agents only run on commerce-evals tasks."""
+    script = CURRENT_SCRIPT.get()
+    if script is None:
+        raise RuntimeError(
+            f"{model_name} replays commerce-evals cases: run it on a commerce_evals task"
+        )
+    return script
+
+
+class ScriptedModelError(InputError):
+    """A scripted model name or argument that names nothing."""
+
+
+def scripted_model_names() -> list[str]:
+    """Every name the commerce provider answers to."""
+    return [
+        *(f"commerce/{name}" for name in SCRIPTED_MODELS),
+        "commerce/flawed-<label>",
+        "commerce/judge",
+        *(f"commerce/judge-{b}" for b in JUDGE_BEHAVIOURS if b != "reference"),
+    ]
+
+
+def unknown_model(model_name: str) -> ScriptedModelError:
+    return ScriptedModelError(
+        f"unknown scripted model commerce/{model_name}; "
+        f"scripted models: {', '.join(scripted_model_names())}"
+    )
+
+
+class ReplayModel(ScriptedModelAPI):
+    def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
+        if model_name not in SCRIPTED_MODELS:
+            raise unknown_model(model_name)
+        super().__init__(model_name, *args, **kwargs)
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        script = current_script(f"commerce/{self.model_name}")
+        return self.output(input, scripted_message(script, input))
+
+
+def judge_behaviour(model_name: str) -> str | None:
+    """`judge` -> "reference", `judge-fail` -> "fail"; None for names that are not judges."""
+    if model_name == "judge":
+        return "reference"
+    if model_name.startswith("judge-"):
+        return model_name.removeprefix("judge-")
+    return None
+
+
+_GRADED_REPLY = re.compile(
+    rf"^\[turn \d+ graded\] agent: ({CUT_MARK_PATTERN})?(\".*\")$", re.MULTILINE
+)
+_OBEY = re.compile(
+    r"ignore\s+(?:(?:all|any|your|previous|prior|the|above)\s+)*instructions.*?"
+    r"verdict\W*(pass|fail|unknown)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def decide(prompt: str, reference: str | tuple[str, ...] | None) -> tuple[str, str, str]:
+    """(verdict, critique, graded reply) of the reference-deciding judge for one prompt: Pass when
+    the graded reply is one of the known-good replies (the reference's or an alternative's)."""
+    parts = split_prompt(prompt)
+    obeyed = _OBEY.search(parts.instructions)
+    if obeyed:
+        return obeyed.group(1).title(), "My instructions tell me to give this verdict.", ""
+    matches = list(_GRADED_REPLY.finditer(parts.data))
+    graded = "\n".join(str(unquote(m.group(2))) for m in matches)
+    if not parts.data:
+        return "Unknown", "I was given no transcript block.", graded
+    if reference is None:
+        return "Unknown", "I have no reference reply to compare the graded reply with.", graded
+    if any(m.group(1) for m in matches):
+        return "Unknown", "The graded reply was clipped, so I cannot compare it.", graded
+    known = [reference] if isinstance(reference, str) else list(reference)
+    known = [unicodedata.normalize("NFKC", r) for r in known]
+    if any(_same(graded, r) for r in known):
+        return "Pass", f"The graded reply says:\n{graded}\nwhich is a known-good reply.", graded
+    return (
+        "Fail",
+        f"The graded reply says:\n{graded}\nbut the reference reply is:\n{known[0]}",
+        graded,
+    )
+
+
+FIXED = {
+    "pass": ("Pass", "Scripted to pass."),
+    "fail": ("Fail", "Scripted to fail."),
+    "unknown": ("Unknown", "Scripted to need a person."),
+}
+
+
+class ScriptedJudge(ScriptedModelAPI):
+    def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
+        behaviour = judge_behaviour(model_name)
+        if behaviour not in JUDGE_BEHAVIOURS:
+            raise unknown_model(model_name)
+        self.behaviour = behaviour
+        super().__init__(model_name, *args, **kwargs)
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        JUDGE_CALLS[self.model_name] += 1
+        prompt = input[-1].text if input else ""
+        if self.behaviour == "error":
+            raise RuntimeError("scripted judge: the grader model failed")
+        if self.behaviour == "slow":
+            await anyio.sleep(3600)
+        if self.behaviour == "refuse":
+            return self._output(input, "", stop_reason="content_filter")
+        if self.behaviour == "garbage":
+            return self._output(input, "I read the transcript and have some thoughts about it.")
+        if self.behaviour in FIXED:
+            verdict, critique = FIXED[self.behaviour]
+        else:
+            verdict, critique, _ = decide(prompt, REFERENCE_REPLY.get())
+        echo = ""
+        if self.behaviour == "echo":
+            echo = f"The transcript, for the record:\n<transcript>\n{split_prompt(prompt).data}\n</transcript>"
+        if config.response_schema is not None:
+            answer = json.dumps({"critique": critique, "verdict": verdict})
+            return self._output(input, f"{answer}\n\n{echo}" if echo else answer)
+        lines = f"Critique: {critique}\nVerdict: {verdict}"
+        return self._output(input, f"{echo}\n\n{lines}" if echo else lines)
+
+    def _output(
+        self, input: list[ChatMessage], text: str, stop_reason: str = "stop"
+    ) -> ModelOutput:
+        return self.output(input, ChatMessageAssistant(content=text), stop_reason)
+
+
+def create_model(model_name: str, *args: Any, **kwargs: Any) -> ModelAPI:
+    """commerce/judge* names get the scripted judge; commerce/flawed-* a replay that fails chosen
+    cases (commerce_evals/scripted/flawed.py); commerce/drafter and commerce/clusterer the scripted
+    authoring models (commerce_evals/authoring/scripted_models.py); every other name the
+    reference replay."""
+    if judge_behaviour(model_name) is not None:
+        return ScriptedJudge(model_name, *args, **kwargs)
+    if model_name.startswith("flawed-"):
+        from commerce_evals.scripted.flawed import FlawedReplay  # it imports this module
+
+        return FlawedReplay(model_name, *args, **kwargs)
+    if model_name in ("drafter", "clusterer"):
+        from commerce_evals.authoring.scripted_models import (
+            ScriptedAuthor,
+        )  # it imports this module
+
+        return ScriptedAuthor(model_name, *args, **kwargs)
+    return ReplayModel(model_name, *args, **kwargs)
+
+
+@modelapi(name="commerce")
+def commerce() -> type[ModelAPI]:
+    # Inspect calls what this returns with the model name; a factory picks the class by name.
+    return cast(type[ModelAPI], create_model)
