@@ -86,6 +86,8 @@ if TYPE_CHECKING:
         """The fields are built from the key registry at import, so a type checker sees them
         only as attributes of some type; tests check the model against the registry."""
 
+        def __init__(self, **data: Any) -> None: ...
+
         def __getattr__(self, name: str) -> Any: ...
 
 else:
@@ -269,7 +271,7 @@ class Case(Strict):
         if variant is None:
             return reference
         scripted = [*self.counterexamples, *self.alternatives]
-        chosen = next(v for v in scripted if v.name == variant)
+        chosen: Counterexample | Alternative = next(v for v in scripted if v.name == variant)
         return reference[: len(self.turns) - len(chosen.turns)] + chosen.turns
 
     def oracle_scripts(self) -> list[list[ScriptedTurn]]:

@@ -75,7 +75,7 @@ class _LimitedLoader(yaml.SafeLoader):
         self._where = where
         self._depth = 0
 
-    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
+    def compose_node(self, parent: Any, index: Any) -> Any:
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:

@@ -12,13 +12,14 @@ one rate); a code-only run (`-T judge=off`) is named in the notes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from commerce_evals.cases.model import load_cases
 from commerce_evals.harness.flow_task import EVAL_ONLY_TAGS, dataset_paths
 from commerce_evals.reports.fingerprints import run_judges
 from commerce_evals.reports.logs import PRIORITIES, CaseResult, RunResults
-from commerce_evals.reports.set_spec import CaseInfo, RunSet
+from commerce_evals.reports.set_spec import CaseInfo, Priority, RunSet
 
 
 @dataclass(frozen=True)
@@ -212,7 +213,7 @@ def judge_checks(run: RunResults) -> list[Check]:
     ]
 
 
-def needs_review_checks(allowance: dict[str, int], cases: list[CaseResult]) -> list[Check]:
+def needs_review_checks(allowance: Mapping[Priority, int], cases: list[CaseResult]) -> list[Check]:
     """Cases needing a person, per priority, against the set's allowance; listed by id."""
     checks = []
     for priority in PRIORITIES:

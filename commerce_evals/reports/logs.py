@@ -35,12 +35,12 @@ from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
 from inspect_ai.scorer import Score
 
 from commerce_evals.cases.errors import InputError
-from commerce_evals.reports.set_spec import CaseInfo
+from commerce_evals.reports.set_spec import CaseInfo, Priority
 from commerce_evals.harness.shards import Shard
 
 SCORER = "commerce_case"
 PARTS = ("outcome", "path", "calls", "rubric")
-PRIORITIES = ("critical", "high", "medium", "low")
+PRIORITIES: tuple[Priority, ...] = ("critical", "high", "medium", "low")
 Status = Literal["pass", "fail", "flaky", "needs_review", "error", "unscored"]
 
 

@@ -30,6 +30,10 @@ SET_NAME = r"^[a-z][a-z0-9_-]*$"
 Priority = Literal["critical", "high", "medium", "low"]
 
 
+
+def _no_critical_unreviewed() -> dict[Priority, int]:
+    return {"critical": 0}
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -95,7 +99,7 @@ class Thresholds(_Strict):
     require_complete_run: bool = True  # every log finished (not cancelled) with all its samples
     # cases a person must still look at (the judge left their rubric unsettled) allowed per
     # priority; a priority not named here is not limited (its cases still count as not passed)
-    max_needs_review: dict[Priority, int] = Field(default_factory=lambda: {"critical": 0})
+    max_needs_review: dict[Priority, int] = Field(default_factory=_no_critical_unreviewed)
 
     @model_validator(mode="after")
     def _rates_are_shares(self) -> Thresholds:

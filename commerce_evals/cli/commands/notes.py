@@ -173,7 +173,8 @@ def notes(
     """Write one note per failed run; with --group, count the notes' failure modes."""
     console = Console(highlight=False, soft_wrap=True)
     try:
-        logs = log_files(logs)  # a folder, as diff, gate and compare accept
+        # a folder, as diff, gate and compare accept; notes are local files beside the logs
+        files = [Path(location) for location in log_files(logs)]
     except LogReadError as err:
         die(str(err))
     if not sys.stdin.isatty():
@@ -192,13 +193,13 @@ def notes(
         return Prompt.ask(text, console=console, default="", show_default=False)
 
     if group_notes:
-        _group(logs, out, model_role, author, ask, console)
+        _group(files, out, model_role, author, ask, console)
         return
     try:
-        done = {n.key for log in logs for n in read_notes(notes_path(log)) if n.author == author}
+        done = {n.key for log in files for n in read_notes(notes_path(log)) if n.author == author}
     except NotesFileError as err:
         _stop(console, err.problems)
-    items = [i for log in logs for i in to_walk(run_items(log), passed) if i.key not in done]
+    items = [i for log in files for i in to_walk(run_items(log), passed) if i.key not in done]
     if not items:
         console.print("no run left to read in these logs for you")
         return
