@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
@@ -167,6 +167,7 @@ class AgentProfile:
     tools: tuple[ToolSpec, ...]
 
     def roles(self) -> ToolRoles:
+        """The roles of this agent's tools (World.roles adds the domain's key tables)."""
         skills = [t for t in self.tools if t.skill_arg is not None]
         return ToolRoles(
             turn_ending=frozenset(t.name for t in self.tools if t.ends_turn),
@@ -243,6 +244,12 @@ class World(ABC):
     def case_ids(self, state: dict[str, Any]) -> set[str]:
         """Ids a case's injected state adds beside the fixtures' (records the case creates)."""
         return set()
+
+    @classmethod
+    def roles(cls, agent: str) -> ToolRoles:
+        """All the graders are told about this domain for one agent: its tools' roles and the
+        tables the table keys read."""
+        return replace(cls.agents[agent].roles(), tables=cls.key_tables)
 
     def check_case(self, case: Case, agent: AgentProfile) -> list[str]:
         """Problems with a case against this world: a bad state shape, an id the fixtures lack."""

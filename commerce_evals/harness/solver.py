@@ -24,7 +24,8 @@ from inspect_ai.tool import ToolDef, ToolParams
 from inspect_ai.util import StoreModel, store_as
 
 from commerce_evals.cases.model import Case, ScriptedTurn
-from commerce_evals.domains.base import AgentProfile, Session, ToolSpec, World
+from commerce_evals.domains.base import AgentProfile, Session, World
+from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.grading.graders import tables_read
 from commerce_evals.harness.chain import start_session
 from commerce_evals.harness.events import (
