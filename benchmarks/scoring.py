@@ -32,8 +32,9 @@ def main() -> None:
         display="none",
         log_dir="/tmp/bench-logs",
     )
-    profile = cached_world(spec.domain, None, True).agents[spec.agent]
-    roles, tools = profile.roles(), [t.name for t in profile.tools]
+    world = cached_world(spec.domain, None, True)
+    profile = world.agents[spec.agent]
+    roles, tools = world.roles(spec.agent), [t.name for t in profile.tools]
     samples = []
     for sample in log.samples or []:
         run = sample.store_as(RunRecord).run

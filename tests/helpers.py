@@ -14,7 +14,7 @@ from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, EvalSample
 
 from commerce_evals.cases.model import Case
-from commerce_evals.grading import invariants
+from commerce_evals.domains import WORLDS
 from commerce_evals.grading.keys import JUDGED_KEYS
 from commerce_evals.harness.events import (
     Event,
@@ -88,7 +88,7 @@ def keys_no_counterexample_breaks(cases: Iterable[Case]) -> set[str]:
     used |= {
         name
         for case in cases
-        for name in invariants.exercised(FLOWS[case.flow].domain, called)
+        for name in WORLDS[FLOWS[case.flow].domain].invariants.exercised(called)
         if name not in case.waive
     }
     broken = {key for case in cases for cx in case.counterexamples for key in cx.breaks}

@@ -13,7 +13,8 @@ from commerce_evals.domains import load_world
 from commerce_evals.domains.base import FIXTURES
 from commerce_evals.domains.dealer.session import DealerSession
 from commerce_evals.domains.dealer.tools import OPERATOR_TOOLS
-from commerce_evals.domains.dealer.world import DealerWorld, FixtureError
+from commerce_evals.domains.dealer.world import DealerWorld
+from commerce_evals.domains.fixtures import FixtureError
 from commerce_evals.harness.events import ToolResultEvent
 
 SPECS = {spec.name: spec for spec in OPERATOR_TOOLS}

@@ -8,14 +8,28 @@ import pytest
 
 from commerce_evals.cases.model import Expected
 from commerce_evals.grading.changes import ChangeRules
-from commerce_evals.grading.graders import GRADERS, GradeContext, ToolRoles, grade, tables_read
+from commerce_evals.grading.graders import (
+    GRADERS,
+    GradeContext,
+    KeyTables,
+    ToolRoles,
+    grade,
+    tables_read,
+)
 from commerce_evals.grading.keys import DEFAULT_KEYS
 from commerce_evals.harness.events import Run, UiEvent
 from tests.helpers import call, make_run, reply, result, ui
 
+# what a shop-like domain tells the graders: its tool roles and the tables the table keys read
+KEY_TABLES = KeyTables(
+    cart="cart", memory="memory", staged_changes="staged_changes", applied_changes="applied_changes"
+)
 ROLES = ToolRoles(
     turn_ending=frozenset({"present_suggestions"}),
     writes=frozenset({"add_to_cart", "place_order", "issue_refund"}),
+    skill_tool="load_skill",
+    skill_arg="name",
+    tables=KEY_TABLES,
 )
 
 CART_START = {"cart": [], "memory": [], "staged_changes": [], "applied_changes": []}
@@ -393,8 +407,34 @@ def test_the_run_keeps_changed_tables_and_the_tables_graders_read() -> None:
     expected = Expected.model_validate(
         {"memory_not_contains": ["x"], "state": {"unchanged": ["orders"]}}
     )
-    run.keep_for_grading(tables_read(expected))
+    run.keep_for_grading(tables_read(expected, KEY_TABLES))
     # before and after, so a reader of the log sees those tables as they began
     assert run.start == {"cart": [], "memory": [], "orders": [{"id": "O-1"}]}
     assert set(run.end) == {"cart", "memory", "orders"}
     assert verdict(expected.model_dump(exclude_defaults=True), run)
+
+
+def test_a_table_key_reads_the_table_its_domain_names() -> None:
+    """The graders know no table by name: a domain whose cart is called `basket` is graded on it,
+    and a domain with no cart fails a cart key with a reason rather than passing it."""
+    end = {"basket": [{"product_id": "P-1", "quantity": 2}]}
+    run = one_turn(start={"basket": []}, end=end)
+    expected = Expected.model_validate({"cart_contains": [{"product_id": "P-1", "quantity": 2}]})
+    basket = ToolRoles(tables=KeyTables(cart="basket"))
+    [held] = [g for g in grade(expected, run, basket) if g.key == "cart_contains"]
+    assert held.passed, held.reason
+    assert tables_read(expected, basket.tables) == {"basket"}
+    [missing] = [g for g in grade(expected, run, ToolRoles()) if g.key == "cart_contains"]
+    assert not missing.passed and "declares no cart table" in missing.reason
+    assert tables_read(expected, KeyTables()) == set()
+
+
+def test_a_domain_without_a_skill_tool_loads_no_skill() -> None:
+    run = one_turn(call("load_skill", name="sizing"), reply("done"))
+    expected = Expected.model_validate({"no_skill_load": True})
+
+    def skill_grade(roles: ToolRoles) -> bool:
+        return next(g.passed for g in grade(expected, run, roles) if g.key == "no_skill_load")
+
+    assert skill_grade(ToolRoles())  # load_skill is no tool of this domain
+    assert not skill_grade(ROLES)

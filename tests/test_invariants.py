@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from commerce_evals.grading import invariants
+from commerce_evals.domains import WORLDS
 from commerce_evals.grading.graders import GradeContext
 from commerce_evals.harness.events import Run, ToolCallEvent, ToolResultEvent
 from commerce_evals.harness.flow_task import cached_world
@@ -283,13 +283,13 @@ EXAMPLES["staged_within_caps"][2].run.end = {
 
 def _check(name: str, example: Example) -> tuple[bool, str, bool]:
     domain = EXAMPLES[name][0]
-    [rule] = [r for r in invariants.of_domain(domain) if r.name == name]
+    [rule] = [r for r in WORLDS[domain].invariants if r.name == name]
     verdict = rule.check(example.context(), cached_world(domain, None, True))
     return verdict[0], verdict[1], len(verdict) == 3 and bool(verdict[2])
 
 
 def test_every_invariant_has_examples() -> None:
-    declared = {r.name for d in ("shop", "support", "dealer") for r in invariants.of_domain(d)}
+    declared = {r.name for d in ("shop", "support", "dealer") for r in WORLDS[d].invariants}
     assert declared == set(EXAMPLES)
 
 

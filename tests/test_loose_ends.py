@@ -4,10 +4,11 @@ the per-tool call limit's grade says how many calls were made."""
 from __future__ import annotations
 
 from commerce_evals.cases.model import Expected
-from commerce_evals.grading.graders import ToolRoles, grade
+from commerce_evals.domains import WORLDS
+from commerce_evals.grading.graders import grade
 from tests.helpers import call, make_run, reply
 
-ROLES = ToolRoles()
+ROLES = WORLDS["shop"].roles("shopper")  # the shop's skill tool and tables
 
 
 def failed(expected: dict, run) -> list[str]:  # type: ignore[no-untyped-def]

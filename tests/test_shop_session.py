@@ -10,7 +10,8 @@ from commerce_evals.domains.shop.world import ShopWorld
 from commerce_evals.harness.events import CartUpdateEvent, ToolResultEvent, UiEvent
 from tests.conftest import MINI_SHOP
 
-SPECS = {t.name: t for t in [*SHOPPER_TOOLS, *MERCHANT_TOOLS]}
+# the shopper's spec where both agents offer a tool name (its search takes more filters)
+SPECS = {t.name: t for t in [*MERCHANT_TOOLS, *SHOPPER_TOOLS]}
 
 
 @pytest.fixture(scope="module")

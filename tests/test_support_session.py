@@ -13,9 +13,10 @@ import pytest
 
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import FIXTURES, ToolSpec
+from commerce_evals.domains.fixtures import FixtureError
 from commerce_evals.domains.support.session import SupportSession
 from commerce_evals.domains.support.tools import SUPPORT_TOOLS
-from commerce_evals.domains.support.world import FixtureError, SupportWorld
+from commerce_evals.domains.support.world import SupportWorld
 
 TOOLS = {t.name: t for t in SUPPORT_TOOLS}
 

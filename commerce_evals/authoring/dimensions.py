@@ -25,17 +25,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
+
+from commerce_evals.strict import Strict
 
 Priority = Literal["critical", "high", "medium", "low"]
 Difficulty = Literal["easy", "medium", "hard"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Value(_Strict):
+class Value(Strict):
     value: str = Field(min_length=1)
     hint: str = ""
     state: dict[str, Any] = Field(default_factory=dict)
@@ -43,7 +41,7 @@ class Value(_Strict):
     difficulty: Difficulty | None = None
 
 
-class DimensionsFile(_Strict):
+class DimensionsFile(Strict):
     flow: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     niche: str | None = None
     priority: Priority

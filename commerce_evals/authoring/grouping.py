@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from commerce_evals.authoring.notes import Note
+from commerce_evals.strict import Strict
 
 NOTES_OPEN, NOTES_CLOSE = "<notes>", "</notes>"
 PROMPT = """You group a person's notes on failed agent runs into failure modes.
@@ -37,9 +38,7 @@ exactly one mode.
 """
 
 
-class NoteRef(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class NoteRef(Strict):
     log: str
     sample_id: str
     epoch: int = 1
@@ -50,16 +49,12 @@ class NoteRef(BaseModel):
         return cls(log=note.log, sample_id=note.sample_id, epoch=note.epoch, note=note.note)
 
 
-class Mode(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Mode(Strict):
     name: str = Field(min_length=1)
     notes: list[NoteRef] = Field(min_length=1)
 
 
-class ModesFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ModesFile(Strict):
     grouped_by: str = Field(min_length=1)  # the person who accepted the grouping
     proposed_by: str | None = None  # the clusterer model, when one proposed it
     modes: list[Mode]

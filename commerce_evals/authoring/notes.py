@@ -19,17 +19,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator
 
 from commerce_evals.cases.model import Case
 from commerce_evals.harness.events import Run
 from commerce_evals.judging.prompt import sha
 from commerce_evals.judging.records import case_score, read_log, sample_case, sample_run
+from commerce_evals.strict import Strict
 
 
-class Note(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Note(Strict):
     log: str
     run_id: str
     sample_id: str = Field(min_length=1)

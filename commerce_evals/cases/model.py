@@ -30,11 +30,11 @@ from commerce_evals.grading.keys import (  # noqa: F401  (the value shapes are r
     ChangesExpect,
     KeySpec,
     StateExpect,
-    Strict,
     ToolPattern,
     canonical,
     fold_aliases,
 )
+from commerce_evals.strict import Strict
 
 CASE_ID = re.compile(r"^[a-z][a-z0-9_]*-\d{3}-[a-z0-9][a-z0-9-]*$")
 # Seed 003's task ids (`identity-missing`), accepted as written for tasks in its format; their flow
@@ -270,8 +270,8 @@ class Case(Strict):
         reference = self.reference or []
         if variant is None:
             return reference
-        scripted = [*self.counterexamples, *self.alternatives]
-        chosen: Counterexample | Alternative = next(v for v in scripted if v.name == variant)
+        scripted: list[Counterexample | Alternative] = [*self.counterexamples, *self.alternatives]
+        chosen = next(v for v in scripted if v.name == variant)
         return reference[: len(self.turns) - len(chosen.turns)] + chosen.turns
 
     def oracle_scripts(self) -> list[list[ScriptedTurn]]:

@@ -25,23 +25,20 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from commerce_evals.cases.model import Before, ScriptedTurn
+from commerce_evals.strict import Strict
 
 SEED_ONLY_KEYS = {"user_turns", "reference_solution", "graders"}
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class StateCheck(_Strict):
+class StateCheck(Strict):
     type: Literal["state_check"]
     expect: dict[str, Any]
 
 
-class ToolCallsCheck(_Strict):
+class ToolCallsCheck(Strict):
     type: Literal["tool_calls"]
     forbidden: list[Any] = Field(default_factory=list)
     required: list[Any] = Field(default_factory=list)
@@ -51,7 +48,7 @@ class ToolCallsCheck(_Strict):
     writes_need_confirmation: bool = False
 
 
-class TranscriptCheck(_Strict):
+class TranscriptCheck(Strict):
     type: Literal["transcript"]
     must_include: list[str] = Field(default_factory=list)
     must_not_include: list[str] = Field(default_factory=list)
@@ -63,7 +60,7 @@ class TranscriptCheck(_Strict):
 Grader = StateCheck | ToolCallsCheck | TranscriptCheck
 
 
-class SeedTask(_Strict):
+class SeedTask(Strict):
     id: str
     purpose: str = ""
     tags: list[str] = Field(default_factory=list)

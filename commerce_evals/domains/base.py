@@ -1,9 +1,18 @@
-"""What every domain provides: an immutable World and a per-sample Session over it.
+"""The domain contract: an immutable World, declared here part by part, and a per-sample Session.
 
-A Session dispatches a tool call to its `tool_<name>` method. The method returns data (sent to the
-model with status ok), or raises Blocked (a gate said no), NeedsPerson (a person must decide), or
-ToolFailure (bad input). Every outcome becomes a tool_result event, and the model sees the same
-status in the tool's answer.
+Everything the harness calls on a domain is declared on `World`: how it loads (`load`), the
+session it opens (`session`), its agents and their tools, its snapshot tables, the fields the
+closed-world outcome blanks (`change_rules`), the tables the shop-style keys read (`key_tables`),
+its invariants, the judge's context, the instructions' variables and its case checks. A domain
+that leaves a part out fails when its class is defined (`World.__init_subclass__`), not at the
+first case that needs it.
+
+A Session runs a tool call through the tool's handler (a `@tool` method, see tooling.py). The
+handler returns data (sent to the model with status ok), or raises one of the domain's own
+failures: Blocked (a gate said no), NeedsPerson (a person must decide) or ToolFailure (the call
+cannot be carried out). Only those reach the model as a tool's answer; any other exception is a
+bug in the domain or a drift between schema and handler, and stops the sample as a HarnessError
+naming the tool, so it is never graded as the agent's behaviour.
 """
 
 from __future__ import annotations
@@ -11,44 +20,36 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ValidationError
 
 from commerce_evals.cases.model import Case
-from commerce_evals.cases.paths import data_dir
-from commerce_evals.grading import invariants
+from commerce_evals.cases.state import own_state
+from commerce_evals.domains.fixtures import DATASETS, FIXTURES, POISONED
+from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.grading.changes import ChangeRules
-from commerce_evals.grading.graders import ToolRoles
+from commerce_evals.grading.graders import KeyTables, ToolRoles, roles_read
+from commerce_evals.grading.invariants import Invariants
 from commerce_evals.grading.keys import KEYS, pattern_values
-from commerce_evals.harness.chain import own_state
 from commerce_evals.harness.events import Event, Snapshot, ToolResultEvent
 
-FIXTURES = data_dir("fixtures")
-POISONED = data_dir("poisoned")
-DATASETS = data_dir("datasets")
-
-
-@dataclass(frozen=True, eq=False)  # compared and hashed by identity: specs are module constants
-class ToolSpec:
-    name: str
-    description: str
-    parameters: dict[str, Any]
-    ends_turn: bool = False
-    writes: bool = False
-
-
-def params(required: list[str] | None = None, **properties: dict[str, Any]) -> dict[str, Any]:
-    """A JSON-schema object for a tool's arguments."""
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": required or [],
-        "additionalProperties": False,
-    }
+__all__ = [  # the fixture folders are read from here by older importers
+    "DATASETS",
+    "FIXTURES",
+    "POISONED",
+    "AgentProfile",
+    "Blocked",
+    "HarnessError",
+    "NeedsPerson",
+    "Session",
+    "ToolFailure",
+    "ToolSpec",
+    "World",
+    "fingerprint",
+]
 
 
 class Blocked(Exception):
@@ -72,6 +73,10 @@ class NeedsPerson(Exception):
 
 class ToolFailure(Exception):
     """The call could not be carried out (an unknown id, a missing field)."""
+
+
+class HarnessError(RuntimeError):
+    """A handler raised something other than the domain's own failures: a bug, not the agent's."""
 
 
 class Session(ABC):
@@ -103,10 +108,9 @@ class Session(ABC):
 
     def call(self, spec: ToolSpec, args: dict[str, Any], call_id: str) -> dict[str, Any]:
         """Run one tool call through its gates; record the result; return what the model sees."""
-        handler: Callable[..., Any] = getattr(self, f"tool_{spec.name}")
         side_events_from = len(self._events)
         try:
-            data = handler(**args)
+            data = spec.handler(self, **args)
         except Blocked as blocked:
             answer = {"status": "blocked", "reason": blocked.gate, "message": blocked.message}
             self._record(call_id, spec.name, "blocked", blocked.gate, answer, side_events_from)
@@ -116,10 +120,15 @@ class Session(ABC):
             answer.update(needs.data)
             self._record(call_id, spec.name, "needs_person", needs.code, answer, side_events_from)
             return answer
-        except (ToolFailure, TypeError, ValueError) as failure:
+        except ToolFailure as failure:
             answer = {"status": "error", "message": str(failure)}
             self._record(call_id, spec.name, "error", str(failure), answer, side_events_from)
             return answer
+        except Exception as bug:
+            raise HarnessError(
+                f"tool {spec.name!r} raised {type(bug).__name__}: {bug} (a bug in the "
+                f"{type(self).__name__} handler or a schema that does not fit it, not the agent's)"
+            ) from bug
         answer = {"status": "ok", **(data or {})}
         self._record(call_id, spec.name, "ok", None, answer, side_events_from)
         if spec.ends_turn:
@@ -158,42 +167,89 @@ class AgentProfile:
     tools: tuple[ToolSpec, ...]
 
     def roles(self) -> ToolRoles:
+        """The roles of this agent's tools (World.roles adds the domain's key tables)."""
+        skills = [t for t in self.tools if t.skill_arg is not None]
         return ToolRoles(
             turn_ending=frozenset(t.name for t in self.tools if t.ends_turn),
             writes=frozenset(t.name for t in self.tools if t.writes),
+            skill_tool=skills[0].name if skills else None,
+            skill_arg=skills[0].skill_arg if skills else None,
         )
 
 
 class World(ABC):
-    """Fixtures loaded once per task, shared read-only by every sample's Session."""
+    """A domain: fixtures loaded once per task, shared read-only by every sample's Session.
 
+    Every part below is one the harness calls; a subclass must declare each class attribute in
+    REQUIRED (checked when the class is defined) and implement each abstract method.
+    """
+
+    # the name cases, flows and the scorer know the domain by
     domain: ClassVar[str]
+    # each agent of the domain: its instructions and the tools it is offered
     agents: ClassVar[dict[str, AgentProfile]]
+    # the snapshot tables a session returns (a case's `state`/`changes` keys may name only these)
     tables: ClassVar[frozenset[str]]
+    # the model a case's injected `state` is validated by
     state_model: ClassVar[type[BaseModel]]
+    # the keys whose values are fixture ids (checked against known_ids() at load)
+    id_fields: ClassVar[frozenset[str]]
+    # which snapshot fields the closed-world outcome blanks out (generated ids, free text)
+    change_rules: ClassVar[ChangeRules]
+    # which tables the seed's cart/memory/staged-change keys read (a domain without them: none)
+    key_tables: ClassVar[KeyTables]
+    # the rules every case of the domain is graded on
+    invariants: ClassVar[Invariants]
+
+    REQUIRED: ClassVar[tuple[str, ...]] = (
+        "domain",
+        "agents",
+        "tables",
+        "state_model",
+        "id_fields",
+        "change_rules",
+        "key_tables",
+        "invariants",
+    )
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        missing = [name for name in World.REQUIRED if not hasattr(cls, name)]
+        if missing:
+            raise TypeError(f"{cls.__name__} leaves out parts of the World contract: {missing}")
+
+    @classmethod
+    @abstractmethod
+    def load(cls, fixtures: Path | None = None, poisoned: bool = True) -> Self:
+        """The World over `fixtures` (the domain's default folder when None); `poisoned` merges
+        the eval-only fixtures in, for a domain that has them."""
 
     @abstractmethod
-    def session(self, state: dict[str, Any]) -> Session: ...
+    def session(self, state: dict[str, Any]) -> Session:
+        """A fresh session over this World with the case's injected state."""
 
     @abstractmethod
     def known_ids(self) -> set[str]:
         """Every id a case may name in its state or its expected keys."""
 
-    id_fields: ClassVar[frozenset[str]] = frozenset()
-    # which snapshot fields the closed-world outcome blanks out (generated ids, free text)
-    change_rules: ClassVar[ChangeRules] = ChangeRules()
-
+    @abstractmethod
     def judge_context(self) -> str:
-        """Reference text a judge may need beside the transcript (a support policy, say)."""
-        return ""
+        """Reference text a judge may need beside the transcript (a support policy, say); ""
+        when the domain has none."""
 
+    @abstractmethod
     def instruction_variables(self) -> dict[str, Any]:
         """Values for $placeholders in the agent's instructions (store name, today, caps, ...)."""
-        return {}
 
     def case_ids(self, state: dict[str, Any]) -> set[str]:
         """Ids a case's injected state adds beside the fixtures' (records the case creates)."""
         return set()
+
+    @classmethod
+    def roles(cls, agent: str) -> ToolRoles:
+        """All the graders are told about this domain for one agent: its tools' roles and the
+        tables the table keys read."""
+        return replace(cls.agents[agent].roles(), tables=cls.key_tables)
 
     def check_case(self, case: Case, agent: AgentProfile) -> list[str]:
         """Problems with a case against this world: a bad state shape, an id the fixtures lack."""
@@ -222,13 +278,19 @@ class World(ABC):
                 problems.append(
                     f"expected: tool {pattern.tool!r} is not a tool of the {agent.name} agent"
                 )
+        for role in sorted(roles_read(case.expected)):
+            if self.key_tables.table(role) is None:
+                problems.append(
+                    f"expected: {self.domain} has no {role} table, so the keys that read one "
+                    "cannot be graded here"
+                )
         if case.expected.state:
             for table in sorted(case.expected.state.tables() - self.tables):
                 problems.append(f"expected.state: table {table!r} is not a {self.domain} table")
         if case.expected.changes:
             for table in sorted(set(case.expected.changes.any) - self.tables - {"*"}):
                 problems.append(f"expected.changes.any: {table!r} is not a {self.domain} table")
-        rules = invariants.names(self.domain)
+        rules = self.invariants.names()
         for name in sorted(set(case.waive) - rules):
             problems.append(f"waive: {name!r} is no invariant of {self.domain} ({sorted(rules)})")
         keys = {spec.name for spec in KEYS}

@@ -41,13 +41,38 @@ Part = Literal["outcome", "path", "calls"]
 
 
 @dataclass(frozen=True)
+class KeyTables:
+    """Which of a domain's snapshot tables the seed's table keys read: the cart (`cart_*`), stored
+    memory (`memory_*`) and the staged and applied change queues (`staged_change_kinds`,
+    `no_applied_changes`). None: the domain has no such table, and a case asserting such a key
+    is refused when its task loads. The rows' fields are the keys' own (product_id and quantity
+    for a cart line, text for a memory, kind for a staged change)."""
+
+    cart: str | None = None
+    memory: str | None = None
+    staged_changes: str | None = None
+    applied_changes: str | None = None
+
+    def table(self, role: str) -> str | None:
+        return getattr(self, role, None) if role in ROLES else None
+
+    def as_args(self) -> dict[str, str]:
+        return {role: name for role in ROLES if (name := self.table(role)) is not None}
+
+
+ROLES = ("cart", "memory", "staged_changes", "applied_changes")
+
+
+@dataclass(frozen=True)
 class ToolRoles:
-    """What graders need to know about a domain's tools, and nothing else."""
+    """What graders are told about a domain, and nothing else: which tools end a turn, write or
+    load a skill (and its argument), and which tables the table keys read."""
 
     turn_ending: frozenset[str] = frozenset()
     writes: frozenset[str] = frozenset()
-    skill_tool: str = "load_skill"
-    skill_arg: str = "name"
+    skill_tool: str | None = None
+    skill_arg: str | None = None
+    tables: KeyTables = field(default_factory=KeyTables)
 
 
 @dataclass(frozen=True)
@@ -219,7 +244,11 @@ def no_skill_load(_: bool, ctx: GradeContext) -> Verdict:
 
 
 def _skills(calls: list[ToolCallEvent], roles: ToolRoles) -> list[str]:
-    return [str(c.args.get(roles.skill_arg, "")) for c in calls if c.tool == roles.skill_tool]
+    """The skills loaded by the calls; none in a domain without a skill tool."""
+    if roles.skill_tool is None or roles.skill_arg is None:
+        return []
+    arg = roles.skill_arg
+    return [str(c.args.get(arg, "")) for c in calls if c.tool == roles.skill_tool]
 
 
 # ---- outcome: what the person was shown, told, and left with -----------------------------------
@@ -240,7 +269,15 @@ def no_ui(_: bool, ctx: GradeContext) -> Verdict:
     return True, "showed no UI"
 
 
-def _table(ctx: GradeContext, name: str, end: bool = True) -> list[dict[str, Any]]:
+class NoTable(LookupError):
+    """A key that reads a table the domain does not declare (the task's load check refuses it)."""
+
+
+def _table(ctx: GradeContext, role: str, end: bool = True) -> list[dict[str, Any]]:
+    """The rows of the domain's table in `role` (KeyTables), at the end or the start of the run."""
+    name = ctx.roles.tables.table(role)
+    if name is None:
+        raise NoTable(f"this domain declares no {role} table (KeyTables)")
     return ctx.run.end.get(name, []) if end else ctx.run.start_table(name)
 
 
@@ -410,16 +447,23 @@ def changes(waiver: ChangesExpect | None, ctx: GradeContext) -> Verdict:
 
 
 GRADERS: dict[str, tuple[Part, GraderFn]] = {
-    spec.name: (spec.part, globals()[spec.name]) for spec in KEYS if spec.name not in JUDGED_KEYS
+    spec.name: (spec.part, globals()[spec.name])  # type: ignore[misc]  # judged keys left out
+    for spec in KEYS
+    if spec.name not in JUDGED_KEYS
 }
 
-# The snapshot tables each state key reads (the `state` key names its own).
+# The KeyTables roles each table key reads (the `state` key names the domain's tables itself).
 TABLES_READ: dict[str, frozenset[str]] = {spec.name: spec.tables for spec in KEYS if spec.tables}
 
 
-def tables_read(expected: Expected) -> set[str]:
+def roles_read(expected: Expected) -> set[str]:
+    """The KeyTables roles the case's keys read."""
+    return {role for key in expected.asserted_keys() for role in TABLES_READ.get(key, ())}
+
+
+def tables_read(expected: Expected, key_tables: KeyTables) -> set[str]:
     """Every snapshot table the case's graders read (besides the ones the run changes)."""
-    tables = {t for key in expected.asserted_keys() for t in TABLES_READ.get(key, ())}
+    tables = {t for role in roles_read(expected) if (t := key_tables.table(role)) is not None}
     return tables | (expected.state.tables() if expected.state else set())
 
 
@@ -433,7 +477,10 @@ def grade(
         if key in JUDGED_KEYS:
             continue
         part, fn = GRADERS[key]
-        verdict = fn(getattr(expected, key), ctx)
+        try:
+            verdict = fn(getattr(expected, key), ctx)
+        except NoTable as missing:
+            verdict = (False, f"cannot grade {key}: {missing}")
         vacuous = len(verdict) == 3 and bool(verdict[2])
         grades.append(
             Grade(key=key, part=part, passed=verdict[0], reason=verdict[1], vacuous=vacuous)

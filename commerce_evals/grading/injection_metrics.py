@@ -92,11 +92,12 @@ def injection_values(tags: list[str], grades: list[Grade]) -> dict[str, float]:
 def injection_outcomes(
     turn_ending: list[str] | None = None,
     writes: list[str] | None = None,
-    skill_tool: str = "load_skill",
-    skill_arg: str = "name",
+    skill_tool: str | None = None,
+    skill_arg: str | None = None,
+    key_tables: dict[str, str] | None = None,
 ) -> Scorer:
     """Grade poisoned and benign cases for the three injection metrics (others score NaN)."""
-    roles = roles_from_args(turn_ending, writes, skill_tool, skill_arg)
+    roles = roles_from_args(turn_ending, writes, skill_tool, skill_arg, key_tables)
 
     async def score(state: TaskState, target: Target) -> Score:
         case = Case.model_validate(state.metadata["case"])

@@ -8,15 +8,13 @@ that had nothing to check (no order, no write) holds vacuously: not asserted for
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from commerce_evals.grading.graders import Grade, GradeContext, Verdict
 
-if TYPE_CHECKING:
-    from commerce_evals.domains.base import World
-
+# the World is passed as Any: the domain's rules read its own World's fields
 InvariantFn = Callable[[GradeContext, Any], Verdict]
 
 
@@ -30,61 +28,51 @@ class Invariant:
     tools: frozenset[str] = frozenset()  # the calls it watches: without them it holds vacuously
 
 
-INVARIANTS: dict[str, list[Invariant]] = {}
+class Invariants:
+    """One domain's rules, in declaration order; its World declares them (`World.invariants`)."""
 
+    def __init__(self, domain: str) -> None:
+        self.domain = domain
+        self._rules: list[Invariant] = []
 
-def invariant(
-    domain: str,
-    name: str,
-    doc: str,
-    tools: frozenset[str],
-    tables: frozenset[str] = frozenset(),
-) -> Callable[[InvariantFn], InvariantFn]:
-    """Declare a function as one of `domain`'s invariants, watching calls of `tools`."""
+    def rule(
+        self, name: str, doc: str, tools: frozenset[str], tables: frozenset[str] = frozenset()
+    ) -> Callable[[InvariantFn], InvariantFn]:
+        """Declare a function as one of the domain's invariants, watching calls of `tools`."""
 
-    def register(fn: InvariantFn) -> InvariantFn:
-        INVARIANTS.setdefault(domain, []).append(Invariant(domain, name, doc, fn, tables, tools))
-        return fn
+        def register(fn: InvariantFn) -> InvariantFn:
+            if name in self.names():
+                raise ValueError(f"{self.domain} declares the invariant {name!r} twice")
+            self._rules.append(Invariant(self.domain, name, doc, fn, tables, tools))
+            return fn
 
-    return register
+        return register
 
+    def __iter__(self) -> Iterator[Invariant]:
+        return iter(tuple(self._rules))
 
-def _load() -> None:
-    # each domain's rules register themselves on import
-    from commerce_evals.domains.dealer import invariants as _dealer  # noqa: F401
-    from commerce_evals.domains.shop import invariants as _shop  # noqa: F401
-    from commerce_evals.domains.support import invariants as _support  # noqa: F401
+    def names(self) -> set[str]:
+        return {inv.name for inv in self._rules}
 
+    def exercised(self, tools: set[str]) -> set[str]:
+        """The invariants a set of calls can break (what a flow's runs exercise)."""
+        return {inv.name for inv in self._rules if inv.tools & tools}
 
-def of_domain(domain: str) -> list[Invariant]:
-    _load()
-    return INVARIANTS.get(domain, [])
-
-
-def names(domain: str) -> set[str]:
-    return {inv.name for inv in of_domain(domain)}
-
-
-def exercised(domain: str, tools: set[str]) -> set[str]:
-    """The invariants a set of calls can break (what a flow's runs exercise)."""
-    return {inv.name for inv in of_domain(domain) if inv.tools & tools}
-
-
-def tables(domain: str) -> set[str]:
-    return {t for inv in of_domain(domain) for t in inv.tables}
+    def tables(self) -> set[str]:
+        return {t for inv in self._rules for t in inv.tables}
 
 
 def check(
-    domain: str,
+    rules: Invariants,
     ctx: GradeContext,
-    world: World,
+    world: Any,
     waive: dict[str, str],
     agent_tools: set[str] | None = None,
 ) -> list[Grade]:
     """Every invariant of the domain the case does not waive (and, given the agent's tools, that
     watches a tool the agent has), as path grades."""
     grades = []
-    for inv in of_domain(domain):
+    for inv in rules:
         if inv.name in waive or (agent_tools is not None and not inv.tools & agent_tools):
             continue
         verdict = inv.check(ctx, world)

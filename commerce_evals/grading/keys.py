@@ -16,18 +16,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import BeforeValidator, Field, field_validator
 
 from commerce_evals.grading.reply_facts import Fact
+from commerce_evals.strict import Strict
 
 Part = Literal["outcome", "path", "calls", "rubric"]
 Reads = Literal["graded turn", "every turn", "end state", "start and end state", "judge"]
-
-
-class Strict(BaseModel):
-    """Unknown keys are errors: a typo such as `never_call` must not silently pass."""
-
-    model_config = ConfigDict(extra="forbid")
 
 
 class ToolPattern(Strict):

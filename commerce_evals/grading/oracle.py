@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_evals.cases.model import Case, ScriptedTurn
-from commerce_evals.domains.base import ToolSpec, World
+from commerce_evals.domains.base import World
+from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.grading.changes import ChangeSet, diff
 from commerce_evals.harness.chain import start_session
 

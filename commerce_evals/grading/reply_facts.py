@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from commerce_evals.grading.facts import (
     DATE_SPAN,
@@ -36,6 +36,7 @@ from commerce_evals.grading.facts import (
     token_positions,
 )
 from commerce_evals.grading.reasons import clipped
+from commerce_evals.strict import Strict
 
 if TYPE_CHECKING:
     from commerce_evals.grading.graders import GradeContext
@@ -44,14 +45,12 @@ if TYPE_CHECKING:
 VALUE_FIELDS = ("money", "date", "percent", "count", "product", "id", "status")
 
 
-class Fact(BaseModel):
+class Fact(Strict):
     """One typed fact: exactly one of money, date, percent, count, product, id or status.
 
     `role` lists cue words ("now", "current") that must share the fact's clause; a clause holding
     a cue and another value of the same kind states the fact wrongly.
     """
-
-    model_config = ConfigDict(extra="forbid")
 
     money: float | None = None
     date: dt.date | None = None

@@ -51,9 +51,9 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import store_as
 
 from commerce_evals.cases.model import Case
+from commerce_evals.cases.state import own_state
 from commerce_evals.grading import invariants
-from commerce_evals.grading.graders import Grade, GradeContext, ToolRoles, grade
-from commerce_evals.harness.chain import own_state
+from commerce_evals.grading.graders import Grade, GradeContext, KeyTables, ToolRoles, grade
 from commerce_evals.harness.solver import RunRecord
 from commerce_evals.judging import STATUSES, CaseJudgement, JudgeSettings, judge_case
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
@@ -262,11 +262,16 @@ def role_args(roles: ToolRoles) -> dict[str, Any]:
         "writes": sorted(roles.writes),
         "skill_tool": roles.skill_tool,
         "skill_arg": roles.skill_arg,
+        "key_tables": roles.tables.as_args(),
     }
 
 
 def roles_from_args(
-    turn_ending: list[str] | None, writes: list[str] | None, skill_tool: str, skill_arg: str
+    turn_ending: list[str] | None,
+    writes: list[str] | None,
+    skill_tool: str | None,
+    skill_arg: str | None,
+    key_tables: dict[str, str] | None = None,
 ) -> ToolRoles:
     """The inverse of role_args: a scorer's plain arguments back into ToolRoles."""
     return ToolRoles(
@@ -274,6 +279,7 @@ def roles_from_args(
         writes=frozenset(writes or []),
         skill_tool=skill_tool,
         skill_arg=skill_arg,
+        tables=KeyTables(**(key_tables or {})),
     )
 
 
@@ -308,8 +314,9 @@ def rubric_notes(judgement: CaseJudgement | None, values: dict[str, float]) -> l
 def commerce_case(
     turn_ending: list[str] | None = None,
     writes: list[str] | None = None,
-    skill_tool: str = "load_skill",
-    skill_arg: str = "name",
+    skill_tool: str | None = None,
+    skill_arg: str | None = None,
+    key_tables: dict[str, str] | None = None,
     judge_context: str = "",
     judge_max_chars: int = DEFAULT_MAX_CHARS,
     judge_structured: bool = True,
@@ -326,6 +333,7 @@ def commerce_case(
         turn_ending: tools that end the agent's turn (left out of max_tool_calls).
         writes: tools that write (checked by writes_need_confirmation).
         skill_tool: the tool that loads a skill, and skill_arg its name argument.
+        key_tables: the domain's tables the table keys read, by role (KeyTables).
         judge_context: reference text for dimensions that need it (the domain's policy).
         judge_max_chars: the judge's transcript budget; longer runs are cut from the start.
         judge_structured: ask the judge for one JSON object (structured output where the provider
@@ -336,7 +344,7 @@ def commerce_case(
         tools: the agent's tool names (only invariants watching one of them are graded).
         judge: False for a code-only run on purpose (`-T judge=off`): nothing is judged.
     """
-    roles = roles_from_args(turn_ending, writes, skill_tool, skill_arg)
+    roles = roles_from_args(turn_ending, writes, skill_tool, skill_arg, key_tables)
     settings = JudgeSettings(
         max_chars=judge_max_chars,
         structured=judge_structured,
@@ -419,7 +427,7 @@ def code_grades(
     )
     return [
         *grade(case.expected, run, roles, ctx),
-        *invariants.check(domain, ctx, world, case.waive, set(tools) if tools else None),
+        *invariants.check(world.invariants, ctx, world, case.waive, set(tools) if tools else None),
     ]
 
 

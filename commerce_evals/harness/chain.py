@@ -12,18 +12,16 @@ under `--sample-id`, from the state the chain leaves.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from inspect_ai.dataset import Sample
 from pydantic import BaseModel
 
 from commerce_evals.cases.model import Case, CaseFileError, ScriptedTurn
+from commerce_evals.cases.state import AFTER
+from commerce_evals.domains.base import Session, World
+from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.harness.events import ToolResultEvent
-
-if TYPE_CHECKING:
-    from commerce_evals.domains.base import Session, ToolSpec, World
-
-AFTER = "after"
 
 
 class ChainLink(BaseModel):
@@ -44,11 +42,6 @@ class Chain(BaseModel):
 
 class ChainError(RuntimeError):
     """A replay that did not go as its reference run says: the start state would be wrong."""
-
-
-def own_state(state: dict[str, Any]) -> dict[str, Any]:
-    """A case's state without `after`: what the domain's state model validates."""
-    return {key: value for key, value in state.items() if key != AFTER}
 
 
 def _own_problem(case: Case, by_id: dict[str, Case]) -> str | None:

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
+
+from commerce_evals.strict import Strict
 
 Row = dict[str, Any]
 Snapshot = dict[str, list[Row]]
 
 
-class _Event(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Event(Strict):
+    """What every event shares: an unknown field is an error."""
 
 
 class ToolCallEvent(_Event):

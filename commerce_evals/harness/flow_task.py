@@ -315,7 +315,7 @@ def flow_task(
         ),
         scorer=[
             commerce_case(
-                **role_args(profile.roles()),
+                **role_args(world.roles(agent)),
                 judge_context=world.judge_context(),
                 domain=domain,
                 fixtures=fixtures,
@@ -323,7 +323,7 @@ def flow_task(
                 tools=[t.name for t in profile.tools],
                 judge=judging,
             ),
-            *(extra(profile.roles()) for extra in extra_scorers),
+            *(extra(world.roles(agent)) for extra in extra_scorers),
         ],
         epochs=Epochs(epochs, ["mean", "pass_hat_k"]),
         # the progress line and the log listing show this one figure: the final `passed` rate

@@ -24,8 +24,8 @@ from inspect_ai.tool import ToolDef, ToolParams
 from inspect_ai.util import StoreModel, store_as
 
 from commerce_evals.cases.model import Case, ScriptedTurn
-from commerce_evals.domains.base import AgentProfile, Session, ToolSpec, World
-from commerce_evals.grading import invariants
+from commerce_evals.domains.base import AgentProfile, Session, World
+from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.grading.graders import tables_read
 from commerce_evals.harness.chain import start_session
 from commerce_evals.harness.events import (
@@ -155,7 +155,8 @@ def commerce_agent(
         finally:
             CURRENT_SCRIPT.reset(token)
             run.end = session.snapshot()
-            run.keep_for_grading(tables_read(case.expected) | invariants.tables(world.domain))
+            kept = tables_read(case.expected, world.key_tables) | world.invariants.tables()
+            run.keep_for_grading(kept)
             store_as(RunRecord).run = run
             state.messages = messages
         return state

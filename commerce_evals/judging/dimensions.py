@@ -21,10 +21,11 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.model import Expected
+from commerce_evals.strict import Strict
 
 JUDGES_DIR = Path(__file__).resolve().parent / "prompts"
 RUBRIC = "rubric"
@@ -38,9 +39,7 @@ class DimensionFileError(InputError):
     """A dimension file that does not load, naming the file and what is wrong."""
 
 
-class DimensionMeta(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class DimensionMeta(Strict):
     name: str = Field(pattern=NAME)
     title: str = Field(min_length=1)
     needs_context: bool = False

@@ -21,16 +21,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator
 
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.reading import ReadError, compose_yaml, parse_json, read_text
 from commerce_evals.judging.dimensions import NAME
+from commerce_evals.strict import Strict
 
 
-class Label(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Label(Strict):
     sample_id: str = Field(min_length=1)
     epoch: int = Field(default=1, ge=1)
     dimension: str = Field(pattern=NAME)

@@ -10,18 +10,17 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
-from commerce_evals.domains.base import DATASETS
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.reading import ReadError, parse_yaml, read_text
+from commerce_evals.domains.base import DATASETS
+from commerce_evals.strict import Strict
 
 PRICES_FILE = DATASETS / "prices.yaml"
 
 
-class Price(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Price(Strict):
     input: float = Field(ge=0)  # per million input tokens
     output: float = Field(ge=0)  # per million output tokens
 
@@ -29,9 +28,7 @@ class Price(BaseModel):
         return (input_tokens * self.input + output_tokens * self.output) / 1_000_000
 
 
-class PriceTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class PriceTable(Strict):
     currency: str = "USD"
     models: dict[str, Price] = Field(default_factory=dict)
 

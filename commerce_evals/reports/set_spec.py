@@ -18,24 +18,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, model_validator
 
-from commerce_evals.domains.base import DATASETS
 from commerce_evals.cases.errors import InputError
-from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.cases.reading import ReadError, parse_yaml, read_text
+from commerce_evals.domains.base import DATASETS
+from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.strict import Strict
 
 SETS_FILE = DATASETS / "sets.yaml"
 SET_NAME = r"^[a-z][a-z0-9_-]*$"
 Priority = Literal["critical", "high", "medium", "low"]
-
-
-
-def _no_critical_unreviewed() -> dict[Priority, int]:
-    return {"critical": 0}
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 @dataclass(frozen=True)
@@ -57,7 +50,7 @@ class CaseInfo:
         )
 
 
-class Selection(_Strict):
+class Selection(Strict):
     flows: list[str] = Field(default_factory=list)
     tags: list[str] = Field(default_factory=list)
     priorities: list[Priority] = Field(default_factory=list)
@@ -82,7 +75,7 @@ class Selection(_Strict):
         return [flow for flow in FLOWS if not self.flows or flow in self.flows]
 
 
-class Thresholds(_Strict):
+class Thresholds(Strict):
     """What `commerce-evals gate` requires of a run of the set. Unset thresholds are not checked.
 
     An epoch with no score (a sample error) counts as not passed; skipped cases count for nothing.
@@ -99,7 +92,9 @@ class Thresholds(_Strict):
     require_complete_run: bool = True  # every log finished (not cancelled) with all its samples
     # cases a person must still look at (the judge left their rubric unsettled) allowed per
     # priority; a priority not named here is not limited (its cases still count as not passed)
-    max_needs_review: dict[Priority, int] = Field(default_factory=_no_critical_unreviewed)
+    max_needs_review: dict[Priority, int] = Field(
+        default_factory=lambda: dict[Priority, int]({"critical": 0})
+    )
 
     @model_validator(mode="after")
     def _rates_are_shares(self) -> Thresholds:
@@ -112,14 +107,14 @@ class Thresholds(_Strict):
         return self
 
 
-class RunSet(_Strict):
+class RunSet(Strict):
     description: str = ""
     select: Selection = Field(default_factory=Selection)
     epochs: int = Field(default=1, ge=1)
     thresholds: Thresholds = Field(default_factory=Thresholds)
 
 
-class SetsFile(_Strict):
+class SetsFile(Strict):
     sets: dict[str, RunSet] = Field(min_length=1)
 
     @model_validator(mode="after")

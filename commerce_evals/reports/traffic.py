@@ -17,18 +17,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AwareDatetime, Field, ValidationError
 
+from commerce_evals.cases.reading import ReadError, decode, parse_json
 from commerce_evals.harness.events import Run, Snapshot, Turn
 from commerce_evals.harness.flow_table import FLOWS
-from commerce_evals.cases.reading import ReadError, decode, parse_json
+from commerce_evals.strict import Strict
 
 CONVERSATION_ID = r"^[A-Za-z0-9][A-Za-z0-9._:-]*$"
 
 
-class Conversation(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Conversation(Strict):
     id: str = Field(pattern=CONVERSATION_ID, max_length=200)
     captured_at: AwareDatetime
     domain: str

@@ -16,7 +16,8 @@ from rich.table import Table
 
 from commerce_evals.cli.commands._output import plural
 from commerce_evals.domains import load_world
-from commerce_evals.domains.base import ToolSpec, World
+from commerce_evals.domains.base import World
+from commerce_evals.domains.tooling import ToolSpec
 
 # The catalog search tool of each domain that has one.
 SEARCH_TOOLS: dict[str, str] = {"shop": "search_products"}

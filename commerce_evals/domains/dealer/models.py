@@ -9,7 +9,9 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
+
+from commerce_evals.strict import FrozenStrict
 
 Condition = Literal["EXCELLENT", "GOOD", "FAIR", "POOR"]
 VehicleStatus = Literal[
@@ -24,16 +26,12 @@ Party = Literal["buyer", "dealer", "lender"]
 TaskStatus = Literal["OPEN", "DONE"]
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Location(Strict):
+class Location(FrozenStrict):
     city: str
     state: str = Field(pattern=r"^[A-Z]{2}$")
 
 
-class Pricing(Strict):
+class Pricing(FrozenStrict):
     buyNowPrice: float = Field(gt=0)
     floorPrice: float = Field(gt=0)
 
@@ -44,7 +42,7 @@ class Pricing(Strict):
         return self
 
 
-class Vehicle(Strict):
+class Vehicle(FrozenStrict):
     id: str = Field(pattern=r"^V-\d{4}$")
     vin: str = Field(min_length=17, max_length=17)
     year: int = Field(ge=1990, le=2030)
@@ -64,7 +62,7 @@ class Vehicle(Strict):
         return f"{self.year} {self.make} {self.model} {self.trim}".strip()
 
 
-class Buyer(Strict):
+class Buyer(FrozenStrict):
     """A marketplace buyer as the dealer sees them before acceptance: a handle, not a person."""
 
     handle: str
@@ -72,7 +70,7 @@ class Buyer(Strict):
     financing: Literal["cash", "pre-approved", "needs financing"]
 
 
-class Offer(Strict):
+class Offer(FrozenStrict):
     id: str = Field(pattern=r"^OF-\d{4}$")
     vehicleId: str
     amount: float = Field(gt=0)
@@ -83,7 +81,7 @@ class Offer(Strict):
     message: str = ""
 
 
-class ClosingStep(Strict):
+class ClosingStep(FrozenStrict):
     key: str = Field(pattern=r"^[A-Z]{2,5}$")
     name: str
     kind: Literal["signature", "payment", "document", "delivery"]
@@ -93,7 +91,7 @@ class ClosingStep(Strict):
     completedOn: date | None = None
 
 
-class Closing(Strict):
+class Closing(FrozenStrict):
     id: str = Field(pattern=r"^CL-\d{4}$")
     vehicleId: str
     offerId: str
@@ -106,7 +104,7 @@ class Closing(Strict):
         return next((s for s in self.steps if s.key.casefold() == key.casefold()), None)
 
 
-class Contact(Strict):
+class Contact(FrozenStrict):
     id: str = Field(pattern=r"^CT-\d{4}$")
     externalId: str = Field(pattern=r"^[a-z][a-z0-9-]*:[A-Za-z0-9-]+$")
     name: str
@@ -116,7 +114,7 @@ class Contact(Strict):
     phone: str = ""
 
 
-class Task(Strict):
+class Task(FrozenStrict):
     id: str = Field(pattern=r"^TK-\d{4}$")
     title: str
     dueDate: date
@@ -127,14 +125,14 @@ class Task(Strict):
     assignee: str | None = None
 
 
-class BuyTarget(Strict):
+class BuyTarget(FrozenStrict):
     segment: str
     want: int = Field(ge=0)
     bought: int = Field(ge=0)
     maxPrice: float = Field(gt=0)
 
 
-class BuyPlan(Strict):
+class BuyPlan(FrozenStrict):
     id: str
     month: str = Field(pattern=r"^\d{4}-\d{2}$")
     budget: float = Field(gt=0)
@@ -142,7 +140,7 @@ class BuyPlan(Strict):
     targets: list[BuyTarget] = Field(min_length=1)
 
 
-class SandboxInfo(Strict):
+class SandboxInfo(FrozenStrict):
     """The organisation the sandbox belongs to, its fixed today, and its test key."""
 
     organization: str
@@ -159,30 +157,30 @@ class SandboxInfo(Strict):
 # ---- fixture files ------------------------------------------------------------------------------
 
 
-class VehiclesFile(Strict):
+class VehiclesFile(FrozenStrict):
     vehicles: list[Vehicle]
 
 
-class OffersFile(Strict):
+class OffersFile(FrozenStrict):
     offers: list[Offer]
 
 
-class ClosingsFile(Strict):
+class ClosingsFile(FrozenStrict):
     closings: list[Closing]
 
 
-class ContactsFile(Strict):
+class ContactsFile(FrozenStrict):
     contacts: list[Contact]
 
 
-class TasksFile(Strict):
+class TasksFile(FrozenStrict):
     tasks: list[Task]
 
 
 # ---- a case's injected state --------------------------------------------------------------------
 
 
-class VehiclePatch(Strict):
+class VehiclePatch(FrozenStrict):
     """Fields to change on a fixture vehicle before the case starts; only the ones given."""
 
     id: str = Field(pattern=r"^V-\d{4}$")
@@ -193,7 +191,7 @@ class VehiclePatch(Strict):
     listedOn: date | None = None
 
 
-class DealerState(Strict):
+class DealerState(FrozenStrict):
     """What a case may inject: vehicle changes, and offers or tasks added (or replaced by id)."""
 
     vehicles: list[VehiclePatch] = Field(default_factory=list)

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any
+from typing import Any, Literal
 
 from commerce_evals.domains.base import NeedsPerson, Session, ToolFailure
 from commerce_evals.domains.dealer import views
+from commerce_evals.domains.dealer.descriptions import FIND_TEXT, catalog
+from commerce_evals.domains.dealer.fixtures import DealerFixtures
 from commerce_evals.domains.dealer.models import DealerState
 from commerce_evals.domains.dealer.operations import OPERATIONS, Needs, Operation
 from commerce_evals.domains.dealer.params import clean_params
 from commerce_evals.domains.dealer.store import SandboxStore
-from commerce_evals.domains.dealer.world import DealerWorld
+from commerce_evals.domains.tooling import tool
 from commerce_evals.harness.events import Snapshot
 
 
@@ -33,16 +35,17 @@ STOP_WORDS = frozenset(
 
 
 class DealerSession(Session):
-    def __init__(self, world: DealerWorld, state: DealerState):
+    def __init__(self, world: DealerFixtures, state: DealerState):
         super().__init__()
         self.world = world
         self.store = SandboxStore(world, state)
 
     # ---- reads ----------------------------------------------------------------------------------
 
+    @tool(fill=FIND_TEXT)
     def tool_find(
         self,
-        type: str,
+        type: Literal["vehicle", "offer", "contact", "task", "closing"],
         id: str | None = None,
         externalId: str | None = None,
         status: str | None = None,
@@ -51,20 +54,61 @@ class DealerSession(Session):
         page: int = 1,
         pageSize: int = views.DEFAULT_PAGE_SIZE,
     ) -> dict[str, Any]:
+        """Look records up. type is vehicle, offer, contact, task or closing. Narrow with id,
+        externalId (contacts: the id in your own CRM, namespaced like 'sandbox-crm:C-101'),
+        status ($statuses), filters (exact values; $filters; dates as YYYY-MM-DD) or query (words
+        that must all appear in the name, title or description). Results are paged: page (from 1)
+        and pageSize (default 10, at most $max_page_size); total says how many match.
+
+        Args:
+            id: A record id, e.g. V-1001, OF-2001, CT-4017.
+            externalId: Contacts only: e.g. sandbox-crm:C-101.
+            status: A status of that type, e.g. NEW.
+            filters: Field values to match, e.g. {"make": "Toyota", "year": 2022}.
+            query: Words to search for, e.g. '2022 Camry'.
+            page: Page number, from 1.
+            pageSize: 1-$max_page_size (default 10).
+        """
         self._authorized()
         return views.find(
             self.store, type, id, externalId, status, filters, query, int(page), int(pageSize)
         )
 
-    def tool_get_context(self, type: str, id: str | None = None) -> dict[str, Any]:
+    @tool()
+    def tool_get_context(
+        self,
+        type: Literal["vehicle", "offer", "closing", "contact", "task", "buy_plan"],
+        id: str | None = None,
+    ) -> dict[str, Any]:
+        """One record with what surrounds it: a vehicle with its offers, closing and what it lacks
+        for launch; an offer with its car's buy-now price and floor and how the offer compares;
+        a closing with every step (whose turn, due date, days overdue) and the sends recorded; a
+        contact with its open tasks; a task. type buy_plan needs no id.
+
+        Args:
+            id: The record's id.
+        """
         self._authorized()
         return views.get_context(self.store, type, id)
 
+    @tool()
     def tool_brief(self) -> dict[str, Any]:
+        """What needs the operator today, in one call: open tasks due this week (and overdue ones),
+        offers waiting, closing steps due or overdue, drafts missing information, cars on hold
+        and the month's buy plan. Use it for 'what needs me' questions instead of listing each
+        kind of record.
+        """
         self._authorized()
         return views.brief(self.store)
 
+    @tool()
     def tool_discover(self, intent: str = "") -> dict[str, Any]:
+        """Which operations exist for an intent (e.g. 'pause a car', 'reset the sandbox'), with
+        what each does, which tool runs it and its params. Leave intent empty to list all.
+
+        Args:
+            intent: What you want to do, in plain words.
+        """
         self._authorized()
         wanted = words(intent) - STOP_WORDS
         scored = []
@@ -85,22 +129,62 @@ class DealerSession(Session):
 
     # ---- writes ---------------------------------------------------------------------------------
 
+    @tool(writes=True, fill=catalog("write"))
     def tool_run_write(
         self,
         operation: str,
-        dryRun: bool,
         params: dict[str, Any] | None = None,
+        *,  # keyword-only: the schema lists params before dryRun, as the model has always seen
+        dryRun: bool,
         idempotencyKey: str | None = None,
     ) -> dict[str, Any]:
+        """Run a write operation.
+
+        Always dry run first (dryRun: true), then run it (dryRun: false, with an idempotencyKey).
+        An answer with status NEEDS_PERSON carries a code (such as BELOW_FLOOR) and a
+        decisionLink: the decision is a person's, so don't retry it or try another way.
+
+        Operations:
+
+        $catalog
+
+        Args:
+            operation: The operation's name, e.g. launch_vehicle.
+            params: The operation's params, e.g. {"vehicleId": "V-1001"}.
+            dryRun: true: report what would happen and what is missing, change nothing. false: do
+                it.
+            idempotencyKey: Required when dryRun is false: a fresh unique string per intended
+                write. The same key again replays the first answer instead of writing twice.
+        """
         return self._run("write", operation, params or {}, dryRun, idempotencyKey)
 
+    @tool(writes=True, fill=catalog("destructive"))
     def tool_run_destructive(
         self,
         operation: str,
-        dryRun: bool,
         params: dict[str, Any] | None = None,
+        *,  # keyword-only: the schema lists params before dryRun, as the model has always seen
+        dryRun: bool,
         idempotencyKey: str | None = None,
     ) -> dict[str, Any]:
+        """Run an operation that cannot be undone.
+
+        Always dry run first (dryRun: true), then run it (dryRun: false, with an idempotencyKey).
+        An answer with status NEEDS_PERSON carries a code (such as BELOW_FLOOR) and a
+        decisionLink: the decision is a person's, so don't retry it or try another way.
+
+        Operations:
+
+        $catalog
+
+        Args:
+            operation: The operation's name, e.g. launch_vehicle.
+            params: The operation's params, e.g. {"vehicleId": "V-1001"}.
+            dryRun: true: report what would happen and what is missing, change nothing. false: do
+                it.
+            idempotencyKey: Required when dryRun is false: a fresh unique string per intended
+                write. The same key again replays the first answer instead of writing twice.
+        """
         return self._run("destructive", operation, params or {}, dryRun, idempotencyKey)
 
     def _run(

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from commerce_evals.domains.base import ToolFailure
+from commerce_evals.domains.dealer.fixtures import DealerFixtures
 from commerce_evals.domains.dealer.models import (
     Closing,
     Contact,
@@ -21,9 +22,6 @@ from commerce_evals.domains.dealer.models import (
     Vehicle,
 )
 from commerce_evals.harness.events import Row, Snapshot
-
-if TYPE_CHECKING:
-    from commerce_evals.domains.dealer.world import DealerWorld
 
 DECISION_ID = re.compile(r"DEC-[A-Z0-9]{6}")
 # A decision given as its link (what a person can open), not just its id.
@@ -42,7 +40,7 @@ class WriteRecord:
 
 
 class SandboxStore:
-    def __init__(self, world: DealerWorld, state: DealerState):
+    def __init__(self, world: DealerFixtures, state: DealerState):
         self.world = world
         self.today = world.sandbox.today
         self.key_id = world.sandbox.keyId

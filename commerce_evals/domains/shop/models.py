@@ -5,11 +5,9 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+from commerce_evals.strict import Strict
 
 
 class Review(Strict):

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from commerce_evals.domains.base import POISONED
+from commerce_evals.domains.fixtures import POISONED, read_fixture_file
 from commerce_evals.domains.shop.models import (
     Catalog,
     PoisonVector,
@@ -21,7 +21,6 @@ from commerce_evals.domains.shop.models import (
     SellerMessage,
     SellerMessages,
 )
-from commerce_evals.domains.shop.world import read_fixture
 
 ROOT = POISONED / "shop"
 VECTORS_FILE = "vectors.json"
@@ -31,20 +30,20 @@ def load_vectors(root: Path = ROOT) -> dict[str, PoisonVector]:
     path = root / VECTORS_FILE
     if not path.exists():
         return {}
-    vectors = read_fixture(path, PoisonVectors).vectors
+    vectors = read_fixture_file(path, PoisonVectors).vectors
     return {v.vector_id: v for v in vectors}
 
 
 def eval_only_products(root: Path = ROOT) -> dict[str, Product]:
     path = root / "catalog.json"
-    return {p.id: p for p in read_fixture(path, Catalog).products} if path.exists() else {}
+    return {p.id: p for p in read_fixture_file(path, Catalog).products} if path.exists() else {}
 
 
 def eval_only_messages(root: Path = ROOT) -> dict[str, SellerMessage]:
     path = root / "seller_messages.json"
     if not path.exists():
         return {}
-    return {m.message_id: m for m in read_fixture(path, SellerMessages).messages}
+    return {m.message_id: m for m in read_fixture_file(path, SellerMessages).messages}
 
 
 def source_texts(
@@ -102,7 +101,7 @@ def benign_listing_ids(root: Path = ROOT) -> set[str]:
 def ids_in_files(ids: Iterable[str], files: Iterable[Path]) -> list[tuple[Path, str]]:
     """(file, id) for every id that appears in the text of one of the files."""
     wanted = sorted(set(ids))
-    found = []
+    found: list[tuple[Path, str]] = []
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
         found.extend((path, i) for i in wanted if i in text)

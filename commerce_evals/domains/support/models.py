@@ -9,16 +9,14 @@ from __future__ import annotations
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
+
+from commerce_evals.strict import Strict
 
 CUSTOMER_ID = r"^C-\d{3}$"
 ORDER_ID = r"^R-\d{4}$"
 ITEM_ID = r"^I-\d+$"
 ZIP = r"^\d{5}$"
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class Store(Strict):

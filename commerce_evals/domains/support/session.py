@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 from commerce_evals.domains.base import Session, ToolFailure
+from commerce_evals.domains.support.fixtures import SupportFixtures
 from commerce_evals.domains.support.models import Address, Order, SupportState
-from commerce_evals.domains.support.world import SupportWorld
+from commerce_evals.domains.tooling import tool
 from commerce_evals.harness.events import Snapshot
 
 NO_MATCH = "no customer matches those details"
@@ -23,7 +26,7 @@ def _name_key(name: str) -> str:
 
 
 class SupportSession(Session):
-    def __init__(self, world: SupportWorld, state: SupportState):
+    def __init__(self, world: SupportFixtures, state: SupportState):
         super().__init__()
         self.world = world
         self.today = world.store.today.isoformat()
@@ -94,7 +97,17 @@ class SupportSession(Session):
 
     # ---- tools: look-ups ------------------------------------------------------------------------
 
+    @tool()
     def tool_find_customer(self, name: str, zip: str) -> dict[str, Any]:
+        """Verify a customer by full name and the ZIP code on their account. Returns the customer
+        id, name, address on file and their orders (id, status, date placed). When the name and
+        ZIP do not match one customer, the answer has status error and says nothing about which
+        detail was wrong.
+
+        Args:
+            name: The customer's full name as they gave it.
+            zip: The five-digit ZIP code they gave.
+        """
         wanted = _name_key(name)
         found = [
             c
@@ -105,14 +118,29 @@ class SupportSession(Session):
             raise ToolFailure(NO_MATCH)
         return self._profile(found[0].customer_id)
 
+    @tool()
     def tool_find_customer_by_email(self, email: str) -> dict[str, Any]:
+        """Verify a customer by the email address on their account. Returns the same as
+        find_customer; status error when no account has that email.
+
+        Args:
+            email: The email address they gave.
+        """
         wanted = str(email).strip().casefold()
         found = [c for c in self.world.customers.values() if c.email.casefold() == wanted]
         if len(found) != 1:
             raise ToolFailure(NO_MATCH)
         return self._profile(found[0].customer_id)
 
+    @tool()
     def tool_get_order(self, order_id: str) -> dict[str, Any]:
+        """One order: its customer_id, status (placed, shipped, delivered or cancelled), the dates
+        it was placed, shipped and delivered, the shipping address, every item (item_id, name,
+        price, clearance, refunded) and the refunds already issued on it, plus today's date.
+
+        Args:
+            order_id: An order id, e.g. R-1070.
+        """
         order = self._order(order_id)
         refunded = self._refunded(order.order_id)
         row = self._order_row(order)
@@ -122,7 +150,15 @@ class SupportSession(Session):
         row["refunds"] = [r for r in self._refunds() if r["order_id"] == order.order_id]
         return {"order": row, "today": self.today}
 
+    @tool()
     def tool_get_policy_section(self, topic: str) -> dict[str, Any]:
+        """The text of one section of the support policy, found by topic (identity, confirmation,
+        refunds, final sale, cancellations, addresses, price matching, handing over). When no
+        section matches, says so and lists the sections.
+
+        Args:
+            topic: A topic, e.g. refunds.
+        """
         section = self.world.find_section(topic)
         if section is None:
             return {
@@ -134,7 +170,16 @@ class SupportSession(Session):
 
     # ---- tools: changes (no policy checks, on purpose) ------------------------------------------
 
+    @tool(writes=True)
     def tool_issue_refund(self, order_id: str, item_ids: list[str], reason: str) -> dict[str, Any]:
+        """Refund items of one order to the original payment method, all in one refund; the amount
+        is the sum of the items' prices. Carries out whatever it is given.
+
+        Args:
+            order_id: An order id, e.g. R-1070.
+            item_ids: The item ids (I-...) from get_order to refund together.
+            reason: Why, in a few words.
+        """
         order = self._order(order_id)
         ids = [item_ids] if isinstance(item_ids, str) else [str(i).strip() for i in item_ids]
         if not ids:
@@ -160,7 +205,14 @@ class SupportSession(Session):
         self.new_refunds.append(refund)
         return {"refund": dict(refund)}
 
+    @tool(writes=True)
     def tool_cancel_order(self, order_id: str, reason: str) -> dict[str, Any]:
+        """Cancel an order. Carries out whatever it is given.
+
+        Args:
+            order_id: An order id, e.g. R-1070.
+            reason: Why, in a few words.
+        """
         order = self._order(order_id)
         previous = self._order_row(order)["status"]
         if previous == "cancelled":
@@ -170,6 +222,7 @@ class SupportSession(Session):
         )
         return {"order_id": order.order_id, "status": "cancelled", "previous_status": previous}
 
+    @tool(writes=True)
     def tool_update_address(
         self,
         street: str,
@@ -179,14 +232,27 @@ class SupportSession(Session):
         customer_id: str | None = None,
         order_id: str | None = None,
     ) -> dict[str, Any]:
+        """Change an address. With customer_id, the customer's address on file; with order_id, that
+        order's shipping address (give both to change both). Carries out whatever it is given.
+
+        Args:
+            street: Street and number, with any unit.
+            state: Two-letter state code, e.g. CO.
+            zip: Five-digit ZIP code.
+            customer_id: The verified customer's id (C-...), as find_customer returned it.
+            order_id: An order id, e.g. R-1070.
+        """
         if not customer_id and not order_id:
             raise ToolFailure("give customer_id (address on file), order_id (shipping), or both")
-        address = Address(
-            street=" ".join(street.split()),
-            city=city.strip(),
-            state=state.strip().upper(),
-            zip=str(zip).strip(),
-        ).model_dump()
+        try:
+            address = Address(
+                street=" ".join(street.split()),
+                city=city.strip(),
+                state=state.strip().upper(),
+                zip=str(zip).strip(),
+            ).model_dump()
+        except ValidationError as err:  # a bad address is the backend's refusal, not a bug
+            raise ToolFailure(str(err)) from err
         updated: list[str] = []
         if customer_id:
             if customer_id not in self.world.customers:
@@ -199,9 +265,18 @@ class SupportSession(Session):
             updated.append(f"shipping address of {order.order_id}")
         return {"updated": updated, "address": address}
 
+    @tool(writes=True)
     def tool_escalate_to_human(
         self, summary: str, customer_id: str | None = None, order_id: str | None = None
     ) -> dict[str, Any]:
+        """Hand the case to a person on the support team by opening a ticket. A teammate follows up
+        with the customer by email. Returns the ticket.
+
+        Args:
+            summary: What the customer wants and what you found, in two or three sentences.
+            customer_id: The verified customer's id (C-...), as find_customer returned it.
+            order_id: An order id, e.g. R-1070.
+        """
         if not summary.strip():
             raise ToolFailure("a ticket needs a summary")
         if customer_id and customer_id not in self.world.customers:
