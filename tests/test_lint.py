@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from commerce_evals.cli.app import app
-from commerce_evals.lint.runner import ERRAND, RULES, LintRun, check, lint_paths, load
+from commerce_evals.lint.rules.memory import ERRAND
+from commerce_evals.lint.runner import RULES, LintRun, check, lint_paths, load
 from tests.conftest import DATA
 
 LINT = DATA / "lint"
@@ -66,9 +67,9 @@ def test_poisoned_manifest_names_the_vector() -> None:
 
 
 def test_no_eval_ids_in_captures_names_the_capture_file(monkeypatch: pytest.MonkeyPatch) -> None:
-    from commerce_evals.lint import later_rules as lint_seed_rules
+    from commerce_evals.lint.rules import ids
 
-    monkeypatch.setattr(lint_seed_rules, "CAPTURES_ROOT", LINT / "no-eval-ids-in-captures")
+    monkeypatch.setattr(ids, "CAPTURES_ROOT", LINT / "no-eval-ids-in-captures")
     [finding] = check(LintRun(cases=[]), ["no-eval-ids-in-captures"])
     assert finding.path.endswith("production/traffic.jsonl") and "PE-2001" in finding.message
 

@@ -10,7 +10,8 @@ from pydantic import BaseModel, ValidationError
 
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.reading import MAX_FIXTURE_BYTES, read_data, read_text
-from commerce_evals.domains.base import FIXTURES, POISONED, AgentProfile, World
+from commerce_evals.domains.base import FIXTURES, POISONED, AgentProfile, Authoring, World
+from commerce_evals.domains.shop.gates import EXCLUDED_TOPICS
 from commerce_evals.domains.shop.models import (
     Catalog,
     Order,
@@ -155,6 +156,22 @@ class ShopWorld(World):
 
     def known_ids(self) -> set[str]:
         return set(self.products) | set(self.orders)
+
+    def authoring(self) -> Authoring:
+        staged = "staged_changes"
+        return Authoring(
+            memory_tool="save_memory",
+            search_tool="search_products",
+            setup_tools={
+                "add_to_cart": "cart",
+                "stage_price_change": staged,
+                "stage_stock_change": staged,
+                "stage_listing_change": staged,
+                "stage_promotion": staged,
+            },
+            not_remembered=EXCLUDED_TOPICS,
+            poisoned="commerce_evals.domains.shop.poison:EVAL_ONLY",
+        )
 
 
 def _first_line(markdown: str) -> str:
