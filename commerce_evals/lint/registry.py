@@ -3,11 +3,11 @@ reports and lists them, by runner.RULES."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from commerce_evals.lint.model import Finding, LintRun
 
-Rule = Callable[[LintRun], list[Finding]]
+Rule = Callable[[LintRun], Iterable[Finding]]
 
 
 def gather(order: tuple[str, ...], *families: dict[str, Rule]) -> dict[str, Rule]:

@@ -3,7 +3,7 @@ case that serves, and every gate that blocks a case a case it lets through."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from commerce_evals.lint.model import Finding, LintCase, LintRun, poisoned_fixtures
 from commerce_evals.lint.registry import Rule
@@ -64,41 +64,36 @@ def _negatives_wanted(item: LintCase) -> list[tuple[str, Peer]]:
     return wants
 
 
-def rule_positive_has_negative(run: LintRun) -> list[Finding]:
+def rule_positive_has_negative(run: LintRun) -> Iterator[Finding]:
     """A case asserting a component, a skill load, a gate, a disclosure or a memory write has a
     case in the same niche (flow and niche) asserting its absence."""
     groups = run.groups()
-    findings = []
     for item in run.cases:
         expected = item.case.expected
         for what, test in _negatives_wanted(item):
             if not any(test(p) for p in groups[item.group] if p is not item):
-                findings.append(
-                    item.finding(
-                        "positive-has-negative",
-                        f"no other case in niche {item.niche} asserts {what}",
-                    )
+                yield item.finding(
+                    "positive-has-negative",
+                    f"no other case in niche {item.niche} asserts {what}",
                 )
         if item.tags_with("disclosure:") and not (
             expected.reply_includes or expected.reply_matches or expected.reply_states
         ):
-            findings.append(
-                item.finding("positive-has-negative", "a disclosure case asserts no reply_includes")
+            yield item.finding(
+                "positive-has-negative", "a disclosure case asserts no reply_includes"
             )
         if item.tags_with("no-disclosure:") and not (
             expected.reply_omits or expected.reply_not_matches or expected.reply_denies
         ):
-            findings.append(
-                item.finding("positive-has-negative", "a no-disclosure case asserts no reply_omits")
+            yield item.finding(
+                "positive-has-negative", "a no-disclosure case asserts no reply_omits"
             )
-    return findings
 
 
-def rule_refusal_has_counterpart(run: LintRun) -> list[Finding]:
+def rule_refusal_has_counterpart(run: LintRun) -> Iterator[Finding]:
     """A refusal case (should: refuse, or tagged poisoned) has a should-serve case in the same
     niche; a poisoned case's counterpart is tagged benign and serves a benign eval-only listing."""
     groups = run.groups()
-    findings = []
     benign_ids: dict[str, set[str]] = {}
     for item in run.cases:
         case = item.case
@@ -107,29 +102,22 @@ def rule_refusal_has_counterpart(run: LintRun) -> list[Finding]:
             if item.domain not in benign_ids:
                 benign_ids[item.domain] = poisoned.benign_ids(run.poisoned_root / item.domain)
             if not item.positive_ids() & benign_ids[item.domain]:
-                findings.append(
-                    item.finding(
-                        "refusal-has-counterpart",
-                        "a benign case asserts nothing positive about a benign eval-only listing",
-                    )
+                yield item.finding(
+                    "refusal-has-counterpart",
+                    "a benign case asserts nothing positive about a benign eval-only listing",
                 )
         if "poisoned" in case.tags:
             if not any("benign" in p.case.tags for p in groups[item.group]):
-                findings.append(
-                    item.finding(
-                        "refusal-has-counterpart", f"no benign case in niche {item.niche} to serve"
-                    )
+                yield item.finding(
+                    "refusal-has-counterpart", f"no benign case in niche {item.niche} to serve"
                 )
         elif case.should == "refuse" and not any(
             p.case.should in {"do", "answer"} or "benign" in p.case.tags for p in groups[item.group]
         ):
-            findings.append(
-                item.finding(
-                    "refusal-has-counterpart",
-                    f"no should-serve case (should: do or answer) in niche {item.niche}",
-                )
+            yield item.finding(
+                "refusal-has-counterpart",
+                f"no should-serve case (should: do or answer) in niche {item.niche}",
             )
-    return findings
 
 
 def _serving(item: LintCase) -> bool:
@@ -147,26 +135,22 @@ def fails_a_refuser(item: LintCase) -> bool:
     )
 
 
-def rule_counterpart_serves(run: LintRun) -> list[Finding]:
+def rule_counterpart_serves(run: LintRun) -> Iterator[Finding]:
     """A refusal's should-serve counterpart (same flow and niche, in every domain) asserts
     something an agent that refuses everything fails: a call made, an item carted, a row written,
     words said. A counterpart that only asserts negatives passes a refuse-everything agent."""
     cases = finished(run)
     groups = run.groups(cases)
-    findings = []
     for item in cases:
         if item.case.should != "refuse" and "poisoned" not in item.case.tags:
             continue
         peers = [p for p in groups[item.group] if p is not item and _serving(p)]
         if peers and not any(fails_a_refuser(p) for p in peers):
-            findings.append(
-                item.finding(
-                    "counterpart-serves",
-                    f"the should-serve cases in niche {item.niche} ({[p.case.id for p in peers]}) "
-                    "assert only negatives: an agent that refuses everything passes them",
-                )
+            yield item.finding(
+                "counterpart-serves",
+                f"the should-serve cases in niche {item.niche} ({[p.case.id for p in peers]}) "
+                "assert only negatives: an agent that refuses everything passes them",
             )
-    return findings
 
 
 def _blocked(item: LintCase) -> list[tuple[str, str]]:
@@ -182,24 +166,20 @@ def _lets_through(item: LintCase, tool: str) -> bool:
     return any(t == tool and a.get("status") == "ok" for turn in item.replay for t, a in turn)
 
 
-def rule_gate_has_negative(run: LintRun) -> list[Finding]:
+def rule_gate_has_negative(run: LintRun) -> Iterator[Finding]:
     """A case whose known-good run is stopped by a gate has a case in the same niche where the
     same tool goes through, found from the replayed runs, whatever the tags say."""
     cases = finished(run)
     groups = run.groups(cases)
-    findings = []
     for item in cases:
         for tool, gate in sorted(set(_blocked(item))):
             peers = [p for p in groups[item.group] if p is not item]
             if not any(_lets_through(p, tool) for p in peers):
-                findings.append(
-                    item.finding(
-                        "gate-has-negative",
-                        f"the {gate or 'gate'} gate blocks {tool} here, but no other case in niche "
-                        f"{item.niche} has {tool} go through",
-                    )
+                yield item.finding(
+                    "gate-has-negative",
+                    f"the {gate or 'gate'} gate blocks {tool} here, but no other case in niche "
+                    f"{item.niche} has {tool} go through",
                 )
-    return findings
 
 
 RULES: dict[str, Rule] = {

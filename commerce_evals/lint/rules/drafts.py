@@ -3,6 +3,8 @@ waits on."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from commerce_evals.authoring.skeletons import is_draft
 from commerce_evals.lint.model import Finding, LintCase, LintRun
 from commerce_evals.lint.registry import Rule
@@ -17,26 +19,21 @@ def finished(run: LintRun) -> list[LintCase]:
     return [item for item in run.cases if not is_draft(item.case.skip)]
 
 
-def rule_skip_reason(run: LintRun) -> list[Finding]:
+def rule_skip_reason(run: LintRun) -> Iterator[Finding]:
     """`skip` carries a reason a reader can act on, not a placeholder."""
-    findings = []
     for item in run.cases:
         reason = (item.case.skip or "").strip()
         if item.case.skip is None or is_draft(item.case.skip):  # the `draft` rule's
             continue
         if reason.casefold().rstrip(".") in PLACEHOLDER_REASONS or len(reason.split()) < 3:
-            findings.append(
-                item.finding(
-                    "skip-reason", f"skip {reason!r} is not a reason (say what it waits on)"
-                )
+            yield item.finding(
+                "skip-reason", f"skip {reason!r} is not a reason (say what it waits on)"
             )
-    return findings
 
 
-def rule_draft(run: LintRun) -> list[Finding]:
+def rule_draft(run: LintRun) -> Iterator[Finding]:
     """A draft (skip: draft) is unfinished: a person writes expected and the reference, then
     removes the skip."""
-    findings = []
     for item in run.cases:
         if not is_draft(item.case.skip):
             continue
@@ -49,8 +46,7 @@ def rule_draft(run: LintRun) -> list[Finding]:
             if absent
         ]
         todo = f"write {' and '.join(missing)}, then " if missing else ""
-        findings.append(item.finding("draft", f"a draft: {todo}remove `skip: draft`"))
-    return findings
+        yield item.finding("draft", f"a draft: {todo}remove `skip: draft`")
 
 
 RULES: dict[str, Rule] = {"skip-reason": rule_skip_reason, "draft": rule_draft}

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from commerce_evals.domains.base import DATASETS, World, _id_values
@@ -26,9 +27,8 @@ def state_id_problems(item: LintCase, world: World) -> list[str]:
     return [f"state: id {i!r} is not in the fixtures" for i in unknown]
 
 
-def rule_ids_exist(run: LintRun) -> list[Finding]:
+def rule_ids_exist(run: LintRun) -> Iterator[Finding]:
     """Ids in `state` and `expected` exist in the fixtures; tools and tables exist in the domain."""
-    findings: list[Finding] = []
     for item in run.cases:
         if item.world is None or item.profile is None:
             continue
@@ -36,22 +36,17 @@ def rule_ids_exist(run: LintRun) -> list[Finding]:
         for problem in state_id_problems(item, item.world):
             if not any(problem.split(": ", 1)[1] in p for p in problems):
                 problems.append(problem)
-        findings.extend(item.finding("ids-exist", problem) for problem in problems)
-    return findings
+        yield from (item.finding("ids-exist", problem) for problem in problems)
 
 
-def rule_poisoned_ids_not_in_fixtures(run: LintRun) -> list[Finding]:
+def rule_poisoned_ids_not_in_fixtures(run: LintRun) -> Iterator[Finding]:
     """No id of an eval-only listing or message appears in the demo fixtures."""
-    findings = []
     for domain, poisoned, root in run.domains_with_poisoned():
         files = sorted(p for p in (run.fixtures_root / domain).rglob("*") if p.is_file())
         for path, found in ids_in_files(poisoned.eval_only_ids(root), files):
-            findings.append(
-                Finding(
-                    str(path), "-", "poisoned-id-in-fixtures", f"eval-only id {found} appears here"
-                )
+            yield Finding(
+                str(path), "-", "poisoned-id-in-fixtures", f"eval-only id {found} appears here"
             )
-    return findings
 
 
 def capture_files() -> list[Path]:
@@ -66,18 +61,14 @@ def capture_files() -> list[Path]:
     )
 
 
-def rule_no_eval_ids_in_captures(run: LintRun) -> list[Finding]:
+def rule_no_eval_ids_in_captures(run: LintRun) -> Iterator[Finding]:
     """Captures and production traffic hold no eval-only (poisoned) listing or message id."""
-    findings = []
     files = capture_files()
     for _, poisoned, root in run.domains_with_poisoned():
         for path, found in ids_in_files(poisoned.eval_only_ids(root), files):
-            findings.append(
-                Finding(
-                    str(path), "-", "no-eval-ids-in-captures", f"eval-only id {found} appears here"
-                )
+            yield Finding(
+                str(path), "-", "no-eval-ids-in-captures", f"eval-only id {found} appears here"
             )
-    return findings
 
 
 RULES: dict[str, Rule] = {

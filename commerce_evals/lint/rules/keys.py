@@ -4,6 +4,7 @@ and preconditions injected as state rather than played as turns."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from commerce_evals.grading.facts import STATUS_PHRASES, mentions
 from commerce_evals.lint.model import Finding, LintRun
@@ -22,19 +23,15 @@ _DATE_WORDS = re.compile(
 )
 
 
-def rule_max_tool_calls(run: LintRun) -> list[Finding]:
+def rule_max_tool_calls(run: LintRun) -> Iterator[Finding]:
     """`max_tool_calls` is at least what the reference run's graded turn needs."""
-    findings = []
     for item in run.cases:
         limit, needed = item.case.expected.max_tool_calls, item.graded_turn_calls()
         if limit is not None and needed > limit:
-            findings.append(
-                item.finding(
-                    "max-tool-calls",
-                    f"max_tool_calls is {limit} but the reference's graded turn makes {needed} calls",
-                )
+            yield item.finding(
+                "max-tool-calls",
+                f"max_tool_calls is {limit} but the reference's graded turn makes {needed} calls",
             )
-    return findings
 
 
 def allowed_slack(needed: int) -> int:
@@ -42,23 +39,19 @@ def allowed_slack(needed: int) -> int:
     return max(2, needed)
 
 
-def rule_max_tool_calls_slack(run: LintRun) -> list[Finding]:
+def rule_max_tool_calls_slack(run: LintRun) -> Iterator[Finding]:
     """`max_tool_calls` is not far above what the reference's graded turn needs (at most double,
     or two more calls when it needs fewer than two)."""
-    findings = []
     for item in finished(run):
         limit, needed = item.case.expected.max_tool_calls, item.graded_turn_calls()
         if limit is None or not item.case.reference or item.profile is None:
             continue
         if limit > needed + allowed_slack(needed):
-            findings.append(
-                item.finding(
-                    "max-tool-calls-slack",
-                    f"max_tool_calls is {limit} but the reference's graded turn needs {needed}: "
-                    f"set it to at most {needed + allowed_slack(needed)}",
-                )
+            yield item.finding(
+                "max-tool-calls-slack",
+                f"max_tool_calls is {limit} but the reference's graded turn needs {needed}: "
+                f"set it to at most {needed + allowed_slack(needed)}",
             )
-    return findings
 
 
 def literal_reply_problem(key: str, needle: str) -> str:
@@ -80,30 +73,25 @@ def literal_reply_problem(key: str, needle: str) -> str:
     return ""
 
 
-def rule_typed_reply_facts(run: LintRun) -> list[Finding]:
+def rule_typed_reply_facts(run: LintRun) -> Iterator[Finding]:
     """`reply_includes`/`reply_matches` hold literal tokens (ids, codes, names); a number, an
     amount, a date, a percent or a stock or schedule phrase is a typed fact for `reply_states`."""
-    findings = []
     for item in run.cases:
         expected = item.case.expected
         for key in ("reply_includes", "reply_matches"):
             for needle in getattr(expected, key):
                 problem = literal_reply_problem(key, needle)
                 if problem:
-                    findings.append(
-                        item.finding(
-                            "typed-reply-facts",
-                            f"{key}: {problem}; state it as a typed fact under reply_states "
-                            "(money, date, percent, count, status), which reads every written form",
-                        )
+                    yield item.finding(
+                        "typed-reply-facts",
+                        f"{key}: {problem}; state it as a typed fact under reply_states "
+                        "(money, date, percent, count, status), which reads every written form",
                     )
-    return findings
 
 
-def rule_preconditions_in_state(run: LintRun) -> list[Finding]:
+def rule_preconditions_in_state(run: LintRun) -> Iterator[Finding]:
     """An earlier turn that only sets up state (carting, staging changes) belongs in
     `state`, unless the case asserts a key that reads across turns."""
-    findings = []
     for item in finished(run):
         reference = item.case.reference or []
         setup_tools = item.authoring.setup_tools
@@ -114,14 +102,11 @@ def rule_preconditions_in_state(run: LintRun) -> list[Finding]:
             setup = [t for t in tools if t in setup_tools]
             if setup and len(setup) == len(tools):
                 kinds = sorted({setup_tools[t] for t in setup})
-                findings.append(
-                    item.finding(
-                        "preconditions-in-state",
-                        f"turn {index + 1} only sets up {kinds} ({sorted(set(setup))}): inject it "
-                        f"as state.{kinds[0]} and drop the turn",
-                    )
+                yield item.finding(
+                    "preconditions-in-state",
+                    f"turn {index + 1} only sets up {kinds} ({sorted(set(setup))}): inject it "
+                    f"as state.{kinds[0]} and drop the turn",
                 )
-    return findings
 
 
 RULES: dict[str, Rule] = {

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 
 from commerce_evals.lint.model import Finding, LintCase, LintRun, strings_in
 from commerce_evals.lint.registry import Rule
@@ -27,56 +28,43 @@ ERROR_WORDS = re.compile(
 )
 
 
-def rule_memory_three_cases(run: LintRun) -> list[Finding]:
+def rule_memory_three_cases(run: LintRun) -> Iterator[Finding]:
     """Each memory kind (tag memory:<kind>:<role>) has a write, a refuse and a use case, and
     each case asserts what its role says."""
-    findings = []
     roles: dict[str, dict[str, LintCase]] = defaultdict(dict)
     for item in run.cases:
         for tag in item.tags_with("memory:"):
             kind, _, role = tag.rpartition(":")
             if not kind or role not in MEMORY_ROLES:
-                findings.append(
-                    item.finding(
-                        "memory-three-cases", f"tag memory:{tag} is not memory:<kind>:<role>"
-                    )
+                yield item.finding(
+                    "memory-three-cases", f"tag memory:{tag} is not memory:<kind>:<role>"
                 )
                 continue
             roles[kind].setdefault(role, item)
             expected = item.case.expected
             if role == "write" and not expected.memory_contains:
-                findings.append(
-                    item.finding("memory-three-cases", "a write case asserts no memory_contains")
-                )
+                yield item.finding("memory-three-cases", "a write case asserts no memory_contains")
             if role == "refuse" and not item.refuses_memory():
-                findings.append(
-                    item.finding(
-                        "memory-three-cases",
-                        "a refuse case asserts neither memory_not_contains nor never_calls on the "
-                        "memory tool",
-                    )
+                yield item.finding(
+                    "memory-three-cases",
+                    "a refuse case asserts neither memory_not_contains nor never_calls on the "
+                    "memory tool",
                 )
             if role == "use" and not item.case.state.get("memory"):
-                findings.append(
-                    item.finding("memory-three-cases", "a use case injects no stored memory")
-                )
+                yield item.finding("memory-three-cases", "a use case injects no stored memory")
     for kind, found in sorted(roles.items()):
         missing = [r for r in MEMORY_ROLES if r not in found]
         if missing:
             first = next(iter(found.values()))
-            findings.append(
-                first.finding(
-                    "memory-three-cases", f"memory kind {kind!r} lacks its {missing} case(s)"
-                )
+            yield first.finding(
+                "memory-three-cases", f"memory kind {kind!r} lacks its {missing} case(s)"
             )
-    return findings
 
 
-def rule_memory_end_state(run: LintRun) -> list[Finding]:
+def rule_memory_end_state(run: LintRun) -> Iterator[Finding]:
     """A turn that mentions what memory must not hold (health, hostile content, in a shop) or a
     one-off errand asserts the memory end state (memory_not_contains, never_calls on the memory
     tool, or a state check on memory), for agents that can write memory."""
-    findings = []
     for item in run.cases:
         authoring = item.authoring
         tool = authoring.memory_tool
@@ -89,20 +77,16 @@ def rule_memory_end_state(run: LintRun) -> list[Finding]:
             if any(pattern.search(turn) for turn in item.case.turns)
         ]
         if topics and not item.asserts_memory_end_state():
-            findings.append(
-                item.finding(
-                    "memory-end-state",
-                    f"a turn mentions {' and '.join(topics)} but the case does not assert the "
-                    f"memory end state (memory_not_contains or never_calls: [{tool}])",
-                )
+            yield item.finding(
+                "memory-end-state",
+                f"a turn mentions {' and '.join(topics)} but the case does not assert the "
+                f"memory end state (memory_not_contains or never_calls: [{tool}])",
             )
-    return findings
 
 
-def rule_memory_refusal_no_error(run: LintRun) -> list[Finding]:
+def rule_memory_refusal_no_error(run: LintRun) -> Iterator[Finding]:
     """A memory refusal shows the person no error: its known-good run meets no tool error and its
     replies say nothing of one."""
-    findings = []
     for item in finished(run):
         if not (
             any(t.endswith(":refuse") for t in item.tags_with("memory:")) or item.refuses_memory()
@@ -114,53 +98,42 @@ def rule_memory_refusal_no_error(run: LintRun) -> list[Finding]:
         said = [m.group(0) for t in item.case.reference or [] if (m := ERROR_WORDS.search(t.reply))]
         if errors or said:
             what = f"tool errors from {errors}" if errors else f"the reply says {said[0]!r}"
-            findings.append(
-                item.finding(
-                    "memory-refusal-no-error",
-                    f"a memory refusal must show no error, but {what}: refuse quietly",
-                )
+            yield item.finding(
+                "memory-refusal-no-error",
+                f"a memory refusal must show no error, but {what}: refuse quietly",
             )
-    return findings
 
 
-def rule_stored_fact_search(run: LintRun) -> list[Finding]:
+def rule_stored_fact_search(run: LintRun) -> Iterator[Finding]:
     """A stored-fact case (memory:<kind>:use) runs, in its reference's graded turn, a search
     whose results hold both the item the fact favours and one it rules out."""
-    findings = []
     for item in run.in_domain_with("search_tool"):
         if not any(t.endswith(":use") for t in item.tags_with("memory:")):
             continue
         if not item.replay:
             if item.replay_error:
-                findings.append(item.finding("stored-fact-search", item.replay_error))
+                yield item.finding("stored-fact-search", item.replay_error)
             continue
         favoured, ruled_out = item.positive_ids(), item.negative_ids()
         if not favoured or not ruled_out:
-            findings.append(
-                item.finding(
-                    "stored-fact-search",
-                    "a stored-fact case names no favoured item (a positive id) or no ruled-out "
-                    "item (cart_not_contains or a never_calls id)",
-                )
+            yield item.finding(
+                "stored-fact-search",
+                "a stored-fact case names no favoured item (a positive id) or no ruled-out "
+                "item (cart_not_contains or a never_calls id)",
             )
             continue
         searches = [a for tool, a in item.replay[-1] if tool == item.authoring.search_tool]
         if not searches:
-            findings.append(
-                item.finding("stored-fact-search", "the reference's graded turn runs no search")
-            )
+            yield item.finding("stored-fact-search", "the reference's graded turn runs no search")
             continue
         shown = {s for answer in searches for s in strings_in(answer)}
         missing = sorted((favoured | ruled_out) - shown)
         if missing:
-            findings.append(
-                item.finding(
-                    "stored-fact-search",
-                    f"the graded turn's search results lack {missing}: the query must return both "
-                    "the item the fact favours and the one it rules out",
-                )
+            yield item.finding(
+                "stored-fact-search",
+                f"the graded turn's search results lack {missing}: the query must return both "
+                "the item the fact favours and the one it rules out",
             )
-    return findings
 
 
 RULES: dict[str, Rule] = {

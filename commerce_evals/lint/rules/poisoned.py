@@ -4,6 +4,8 @@ fixtures. Only for domains whose World.authoring names poisoned fixtures."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from commerce_evals.domains.base import PlantedInstruction
 from commerce_evals.lint.model import Finding, LintCase, LintRun, appears_in, poisoned_fixtures
 from commerce_evals.lint.registry import Rule
@@ -18,45 +20,36 @@ def planted_for(run: LintRun, item: LintCase) -> dict[str, PlantedInstruction] |
     return poisoned.planted(run.poisoned_root / item.domain)
 
 
-def rule_poisoned_vector_seen(run: LintRun) -> list[Finding]:
+def rule_poisoned_vector_seen(run: LintRun) -> Iterator[Finding]:
     """Every vector a poisoned case names (vector:<id>) exists and its text appears in a tool
     result of the case's reference run, replayed (a review only reaches the model on a details
     call)."""
-    findings = []
     for item in run.cases:
         planted = planted_for(run, item) if "poisoned" in item.case.tags else None
         if planted is None:
             continue
         named = item.tags_with("vector:")
         if not named:
-            findings.append(
-                item.finding("poisoned-vector-seen", "a poisoned case names no vector:<id>")
-            )
+            yield item.finding("poisoned-vector-seen", "a poisoned case names no vector:<id>")
         answers = [answer for turn in item.replay for _, answer in turn]
         if item.replay_error:
-            findings.append(item.finding("poisoned-vector-seen", item.replay_error))
+            yield item.finding("poisoned-vector-seen", item.replay_error)
         for vector_id in named:
             vector = planted.get(vector_id)
             if vector is None:
-                findings.append(
-                    item.finding(
-                        "poisoned-vector-seen", f"{vector_id} is not in the vectors manifest"
-                    )
+                yield item.finding(
+                    "poisoned-vector-seen", f"{vector_id} is not in the vectors manifest"
                 )
             elif not appears_in(vector.text, answers):
-                findings.append(
-                    item.finding(
-                        "poisoned-vector-seen",
-                        f"{vector_id} ({vector.where}) is in no tool result of the reference run: "
-                        "the driven turn never puts it in front of the model",
-                    )
+                yield item.finding(
+                    "poisoned-vector-seen",
+                    f"{vector_id} ({vector.where}) is in no tool result of the reference run: "
+                    "the driven turn never puts it in front of the model",
                 )
-    return findings
 
 
-def rule_poisoned_asserts_negative(run: LintRun) -> list[Finding]:
+def rule_poisoned_asserts_negative(run: LintRun) -> Iterator[Finding]:
     """A poisoned case asserts in code that each named vector's instruction was not followed."""
-    findings = []
     for item in run.cases:
         planted = planted_for(run, item) if "poisoned" in item.case.tags else None
         if planted is None:
@@ -65,20 +58,16 @@ def rule_poisoned_asserts_negative(run: LintRun) -> list[Finding]:
         for vector_id in item.tags_with("vector:"):
             vector = planted.get(vector_id)
             if vector is not None and not asserted & vector.negatives:
-                findings.append(
-                    item.finding(
-                        "poisoned-asserts-negative",
-                        f"{vector_id} is a {vector.kind} instruction; assert one of "
-                        f"{sorted(vector.negatives)}",
-                    )
+                yield item.finding(
+                    "poisoned-asserts-negative",
+                    f"{vector_id} is a {vector.kind} instruction; assert one of "
+                    f"{sorted(vector.negatives)}",
                 )
-    return findings
 
 
-def rule_vector_in_driven_turn(run: LintRun) -> list[Finding]:
+def rule_vector_in_driven_turn(run: LintRun) -> Iterator[Finding]:
     """Each planted instruction a poisoned case names reaches the model in the driven (graded)
     turn's tool results, not just in some earlier turn."""
-    findings = []
     for item in finished(run):
         planted = planted_for(run, item) if "poisoned" in item.case.tags else None
         if planted is None or not item.replay:
@@ -93,27 +82,22 @@ def rule_vector_in_driven_turn(run: LintRun) -> list[Finding]:
                 and not appears_in(vector.text, driven)
                 and appears_in(vector.text, earlier)
             ):
-                findings.append(
-                    item.finding(
-                        "vector-in-driven-turn",
-                        f"{vector_id} reaches the model only before the graded turn; drive it in "
-                        "the graded turn",
-                    )
+                yield item.finding(
+                    "vector-in-driven-turn",
+                    f"{vector_id} reaches the model only before the graded turn; drive it in "
+                    "the graded turn",
                 )
-    return findings
 
 
-def rule_poisoned_manifest(run: LintRun) -> list[Finding]:
+def rule_poisoned_manifest(run: LintRun) -> Iterator[Finding]:
     """Every vector in the manifest sits verbatim in the eval-only listing or message it names."""
-    findings: list[Finding] = []
     for _, poisoned, root in run.domains_with_poisoned():
         try:
             problems = poisoned.manifest_problems(root)
         except ValueError as err:
             problems = [str(err)]
         manifest = str(root / poisoned.manifest)
-        findings.extend(Finding(manifest, "-", "poisoned-manifest", p) for p in problems)
-    return findings
+        yield from (Finding(manifest, "-", "poisoned-manifest", p) for p in problems)
 
 
 RULES: dict[str, Rule] = {
