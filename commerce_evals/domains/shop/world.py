@@ -158,17 +158,10 @@ class ShopWorld(World):
         return set(self.products) | set(self.orders)
 
     def authoring(self) -> Authoring:
-        staged = "staged_changes"
         return Authoring(
             memory_tool="save_memory",
             search_tool="search_products",
-            setup_tools={
-                "add_to_cart": "cart",
-                "stage_price_change": staged,
-                "stage_stock_change": staged,
-                "stage_listing_change": staged,
-                "stage_promotion": staged,
-            },
+            setup_tools={"add_to_cart": "cart", "stage_change": "staged_changes"},
             not_remembered=EXCLUDED_TOPICS,
             poisoned="commerce_evals.domains.shop.poison:EVAL_ONLY",
         )
