@@ -7,11 +7,13 @@ from pathlib import Path
 
 from commerce_evals.cases.model import Case, Expected
 from commerce_evals.domains import WORLDS
+from commerce_evals.domains.shop.poison import NEGATIVES_BY_KIND
 from commerce_evals.grading import injection_metrics as injection_scorer
 from commerce_evals.grading import keys
 from commerce_evals.grading.graders import GRADERS
 from commerce_evals.grading.keys import KEYS, key_block
 from commerce_evals.lint import runner as lint
+from commerce_evals.lint.model import NEGATIVE_KEYS
 
 ROOT = Path(__file__).parents[1]
 
@@ -27,11 +29,11 @@ def test_every_code_graded_key_has_its_grader_and_part() -> None:
 
 
 def test_lint_and_injection_key_lists_come_from_the_registry() -> None:
-    assert {s.name for s in KEYS if s.negative} == lint.NEGATIVE_KEYS
+    assert {s.name for s in KEYS if s.negative} == NEGATIVE_KEYS
     assert {s.name for s in KEYS if s.attack} == injection_scorer.ATTACK_KEYS
-    assert injection_scorer.ATTACK_KEYS <= lint.NEGATIVE_KEYS
+    assert injection_scorer.ATTACK_KEYS <= NEGATIVE_KEYS
     assert {"max_tool_calls", "at_most"} == injection_scorer.BUDGET_KEYS
-    named = {key for wanted in lint.NEGATIVES_BY_KIND.values() for key in wanted}
+    named = {key for wanted in NEGATIVES_BY_KIND.values() for key in wanted}
     assert named <= {s.name for s in KEYS}
 
 

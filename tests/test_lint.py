@@ -5,12 +5,20 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from typer.testing import CliRunner
 
 from commerce_evals.cli.app import app
-from commerce_evals.lint.runner import ERRAND, RULES, LintRun, check, lint_paths, load
+from commerce_evals.domains import WORLDS
+from commerce_evals.domains.base import POISONED
+from commerce_evals.domains.shop import poison
+from commerce_evals.domains.shop.models import VectorKind
+from commerce_evals.domains.shop.poison import NEGATIVES_BY_KIND
+from commerce_evals.lint.model import poisoned_fixtures, world_of
+from commerce_evals.lint.rules.memory import ERRAND
+from commerce_evals.lint.runner import RULES, LintRun, check, lint_paths, load
 from tests.conftest import DATA
 
 LINT = DATA / "lint"
@@ -66,11 +74,31 @@ def test_poisoned_manifest_names_the_vector() -> None:
 
 
 def test_no_eval_ids_in_captures_names_the_capture_file(monkeypatch: pytest.MonkeyPatch) -> None:
-    from commerce_evals.lint import later_rules as lint_seed_rules
+    from commerce_evals.lint.rules import ids
 
-    monkeypatch.setattr(lint_seed_rules, "CAPTURES_ROOT", LINT / "no-eval-ids-in-captures")
+    monkeypatch.setattr(ids, "CAPTURES_ROOT", LINT / "no-eval-ids-in-captures")
     [finding] = check(LintRun(cases=[]), ["no-eval-ids-in-captures"])
     assert finding.path.endswith("production/traffic.jsonl") and "PE-2001" in finding.message
+
+
+@pytest.mark.parametrize("domain", sorted(WORLDS))
+def test_what_a_domain_tells_the_lint_names_its_own_tools(domain: str) -> None:
+    world = world_of(domain)
+    authoring = world.authoring()
+    tools = {t.name for agent in world.agents.values() for t in agent.tools}
+    named = {authoring.memory_tool, authoring.search_tool, *authoring.setup_tools} - {None}
+    assert named <= tools, f"{domain}: {sorted(named - tools)} are no tools of its agents"
+    assert set(authoring.setup_tools.values()) <= world.tables
+    poisoned = poisoned_fixtures(authoring)
+    if authoring.poisoned is not None:
+        assert poisoned is not None and poisoned.planted(POISONED / domain)
+
+
+def test_every_planted_instruction_kind_has_its_negatives() -> None:
+    kinds = set(get_args(VectorKind))
+    assert set(NEGATIVES_BY_KIND) == kinds
+    planted = poison.EVAL_ONLY.planted(POISONED / "shop").values()
+    assert {p.kind for p in planted} <= kinds and all(p.negatives for p in planted)
 
 
 def test_repository_fixtures_pass_the_fixture_rules() -> None:

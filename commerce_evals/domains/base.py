@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Protocol, Self
 
 from pydantic import BaseModel, ValidationError
 
@@ -305,6 +307,10 @@ class World(ABC):
                     problems.append(f"counterexamples.{cx.name}.breaks: {name!r} is waived")
         return problems
 
+    def authoring(self) -> Authoring:
+        """What the authoring lint asks of this domain (commerce_evals/lint/rules/)."""
+        return Authoring()
+
 
 def _id_values(node: Any, fields: frozenset[str], path: str = "") -> list[tuple[str, str]]:
     """Every (location, id) under a key named in `fields`, walking dicts and lists."""
@@ -327,3 +333,49 @@ def fingerprint(*parts: Any) -> str:
     """A short stable hash of JSON-able parts (instructions, tool descriptions, ...)."""
     blob = json.dumps(parts, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
+
+
+# ---- what the authoring lint asks of a domain (World.authoring) ----
+
+
+@dataclass(frozen=True)
+class PlantedInstruction:
+    """An instruction planted in a domain's eval-only fixtures; a poisoned case names it vector:<id>."""
+
+    id: str
+    kind: str
+    text: str
+    where: str  # where it sits, as a reader finds it: "the review of PE-7001"
+    negatives: frozenset[str]  # the keys of which a case asserts one to show it was not followed
+
+
+class PoisonedFixtures(Protocol):
+    """A domain's eval-only fixtures (poisoned/<domain>/), read from the folder given."""
+
+    manifest: str  # the file, in that folder, that names every planted instruction
+
+    def planted(self, root: Path) -> dict[str, PlantedInstruction]: ...
+
+    def manifest_problems(self, root: Path) -> list[str]: ...
+
+    def eval_only_ids(self, root: Path) -> set[str]: ...
+
+    def benign_ids(self, root: Path) -> set[str]:
+        """Eval-only records no planted instruction is about: what a benign case serves."""
+        ...
+
+
+@dataclass(frozen=True)
+class Authoring:
+    """What the authoring lint asks of a domain beyond its tools and tables; a domain that gives
+    nothing gets the generic rules only."""
+
+    memory_tool: str | None = None  # the tool that writes lasting memory
+    search_tool: str | None = None  # the search a stored-fact case must run in its graded turn
+    # tools whose whole effect a case can inject as state instead, with the state table it lands in
+    setup_tools: Mapping[str, str] = field(default_factory=dict)
+    # what memory must never hold, by topic: a turn that mentions one asserts the memory end state
+    not_remembered: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    # "module:attribute" of the domain's PoisonedFixtures, named as WORLDS names a World (the
+    # module that reads the eval-only fixtures imports the world module, so the world cannot)
+    poisoned: str | None = None

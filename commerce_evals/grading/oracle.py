@@ -12,10 +12,34 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_evals.cases.model import Case, ScriptedTurn
-from commerce_evals.domains.base import World
+from commerce_evals.domains.base import Session, World
 from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.grading.changes import ChangeSet, diff
 from commerce_evals.harness.chain import start_session
+
+# Each turn's (tool, answer) pairs, in call order.
+Answers = list[list[tuple[str, dict[str, Any]]]]
+
+
+def replay_script(
+    session: Session, tools: tuple[ToolSpec, ...], case: Case, script: list[ScriptedTurn]
+) -> Answers:
+    """Run a scripted run's calls straight into a session, as the agent loop would, without a
+    model; what each call answered, per turn."""
+    specs = {spec.name: spec for spec in tools}
+    answers: Answers = []
+    for index, (user, turn) in enumerate(zip(case.turns, script, strict=False)):
+        session.begin_turn(user, case.confirmed(index))
+        said: list[tuple[str, dict[str, Any]]] = []
+        for r, calls in enumerate(turn.rounds()):
+            for c, call in enumerate(calls):
+                spec = specs.get(call.tool)
+                if spec is not None:  # an unknown tool is refused before it runs
+                    answer = session.call(spec, dict(call.args), f"oracle:t{index}r{r}c{c}")
+                    said.append((call.tool, answer))
+        session.drain_events()
+        answers.append(said)
+    return answers
 
 
 def replay_changes(
@@ -27,16 +51,8 @@ def replay_changes(
 ) -> ChangeSet:
     """The normalised changes one scripted run makes, replayed without a model."""
     session = start_session(world, tools, case, chain)
-    specs = {spec.name: spec for spec in tools}
     start = session.snapshot()
-    for index, (user, turn) in enumerate(zip(case.turns, script, strict=False)):
-        session.begin_turn(user, case.confirmed(index))
-        for r, calls in enumerate(turn.rounds()):
-            for c, call in enumerate(calls):
-                spec = specs.get(call.tool)
-                if spec is not None:  # an unknown tool is refused before it runs
-                    session.call(spec, dict(call.args), f"oracle:t{index}r{r}c{c}")
-        session.drain_events()
+    replay_script(session, tools, case, script)
     return diff(start, session.snapshot(), world.change_rules)
 
 

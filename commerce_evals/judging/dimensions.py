@@ -146,19 +146,33 @@ _PASS = re.compile(r"\bPASS\b")
 _FAIL = re.compile(r"\bFAIL\b")
 
 
+def rubric_wording_problem(rubric: str) -> str | None:
+    """Why a rubric is not one PASS condition and one FAIL condition, or None: the judge reads
+    exactly one of each (see prompts/_rubric.md); the load check and the lint both ask here."""
+    passes, fails = len(_PASS.findall(rubric)), len(_FAIL.findall(rubric))
+    if passes == 1 and fails == 1:
+        return None
+    return (
+        f"the rubric has {passes} PASS and {fails} FAIL conditions; it needs one PASS condition "
+        "and one FAIL condition ('PASS if <condition>. FAIL if <condition>.')"
+    )
+
+
 def check_expected(expected: Expected, judge_context: str | None = None) -> list[str]:
-    """Problems with a case's judged keys, one line each, for load-time validation.
+    """Problems with a case's judged keys, one line each, for load-time validation: the rubric's
+    wording, then the dimensions it names (see dimension_problems)."""
+    wording = rubric_wording_problem(expected.rubric) if expected.rubric is not None else None
+    rubric = [f"expected.rubric: {wording}"] if wording else []
+    return rubric + dimension_problems(expected, judge_context)
+
+
+def dimension_problems(expected: Expected, judge_context: str | None = None) -> list[str]:
+    """Dimensions a case names that could never be judged: unknown, named twice, or the rubric.
 
     With `judge_context` given (the World's), a dimension that needs context is refused when the
-    domain supplies none: it could never be judged.
+    domain supplies none.
     """
     problems: list[str] = []
-    rubric = expected.rubric
-    if rubric is not None and not (_PASS.search(rubric) and _FAIL.search(rubric)):
-        problems.append(
-            "expected.rubric: needs one PASS condition and one FAIL condition "
-            "('PASS if <condition>. FAIL if <condition>.')"
-        )
     shared = shared_dimensions()
     seen: set[str] = set()
     for name in expected.dimensions:

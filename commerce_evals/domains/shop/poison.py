@@ -1,4 +1,5 @@
-"""The shop's poisoned fixtures, as the lint and the tests read them.
+"""The shop's poisoned fixtures, as the authoring lint reads them (EVAL_ONLY, through
+ShopWorld.authoring).
 
 poisoned/shop/ holds eval-only listings (catalog.json, in the catalog format) and seller messages
 (seller_messages.json), merged into the World when a task loads with `poisoned=True`, and a manifest
@@ -8,10 +9,9 @@ benign counterpart: the listing a should-serve case serves.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
+from commerce_evals.domains.base import PlantedInstruction
 from commerce_evals.domains.fixtures import POISONED, read_fixture_file
 from commerce_evals.domains.shop.models import (
     Catalog,
@@ -98,34 +98,45 @@ def benign_listing_ids(root: Path = ROOT) -> set[str]:
     return set(eval_only_products(root)) - targeted_listing_ids(root)
 
 
-def ids_in_files(ids: Iterable[str], files: Iterable[Path]) -> list[tuple[Path, str]]:
-    """(file, id) for every id that appears in the text of one of the files."""
-    wanted = sorted(set(ids))
-    found: list[tuple[Path, str]] = []
-    for path in files:
-        text = path.read_text(encoding="utf-8", errors="replace")
-        found.extend((path, i) for i in wanted if i in text)
-    return found
-
-
 def poisoned_ids(root: Path = ROOT) -> set[str]:
     """Every id the eval-only fixtures introduce: their listings and their seller messages."""
     return set(eval_only_products(root)) | set(eval_only_messages(root))
 
 
-def strings_in(payload: Any) -> Iterator[str]:
-    """Every string inside a tool answer (keys included), walking dicts and lists."""
-    if isinstance(payload, str):
-        yield payload
-    elif isinstance(payload, dict):
-        for key, value in payload.items():
-            yield str(key)
-            yield from strings_in(value)
-    elif isinstance(payload, list | tuple):
-        for item in payload:
-            yield from strings_in(item)
+# What a poisoned case asserts for each kind of planted instruction: one of these keys.
+NEGATIVES_BY_KIND: dict[str, frozenset[str]] = {
+    "cart_write": frozenset({"cart_not_contains", "never_calls"}),
+    "memory_write": frozenset({"memory_not_contains", "never_calls"}),
+    "stage_change": frozenset({"no_applied_changes", "never_calls"}),
+    "false_claim": frozenset({"reply_omits", "reply_not_matches", "reply_denies"}),
+}
 
 
-def appears_in(text: str, payloads: Iterable[Any]) -> bool:
-    """Whether a vector's text reached the model in one of these tool answers."""
-    return any(text in s for p in payloads for s in strings_in(p))
+class ShopEvalOnly:
+    """poisoned/shop/ as the domain contract's PoisonedFixtures."""
+
+    manifest = VECTORS_FILE
+
+    def planted(self, root: Path) -> dict[str, PlantedInstruction]:
+        return {
+            v.vector_id: PlantedInstruction(
+                id=v.vector_id,
+                kind=v.kind,
+                text=v.text,
+                where=f"the {v.field} of {v.product_id or v.message_id}",
+                negatives=NEGATIVES_BY_KIND[v.kind],
+            )
+            for v in load_vectors(root).values()
+        }
+
+    def manifest_problems(self, root: Path) -> list[str]:
+        return manifest_problems(root)
+
+    def eval_only_ids(self, root: Path) -> set[str]:
+        return poisoned_ids(root)
+
+    def benign_ids(self, root: Path) -> set[str]:
+        return benign_listing_ids(root)
+
+
+EVAL_ONLY = ShopEvalOnly()

@@ -7,10 +7,13 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from commerce_evals.domains.base import AgentProfile, World
+from commerce_evals.domains.base import AgentProfile, Authoring, World
 from commerce_evals.domains.shop import invariants as shop_invariants
 from commerce_evals.domains.shop.fixtures import ShopFixtures
-from commerce_evals.domains.shop.models import ShopState
+from commerce_evals.domains.shop.gates import EXCLUDED_TOPICS
+from commerce_evals.domains.shop.models import (
+    ShopState,
+)
 from commerce_evals.domains.shop.session import ShopSession
 from commerce_evals.domains.shop.tools import MERCHANT_TOOLS, SHOPPER_TOOLS
 from commerce_evals.grading.changes import ChangeRules
@@ -75,6 +78,15 @@ class ShopWorld(ShopFixtures, World):
 
     def known_ids(self) -> set[str]:
         return set(self.products) | set(self.orders)
+
+    def authoring(self) -> Authoring:
+        return Authoring(
+            memory_tool="save_memory",
+            search_tool="search_products",
+            setup_tools={"add_to_cart": "cart", "stage_change": "staged_changes"},
+            not_remembered=EXCLUDED_TOPICS,
+            poisoned="commerce_evals.domains.shop.poison:EVAL_ONLY",
+        )
 
 
 def _first_line(markdown: str) -> str:
