@@ -173,7 +173,7 @@ def notes(
     """Write one note per failed run; with --group, count the notes' failure modes."""
     console = Console(highlight=False, soft_wrap=True)
     try:
-        logs = log_files(logs)  # a folder, as diff, gate and compare accept
+        logs = [Path(f) for f in log_files(logs)]  # a folder, as diff, gate and compare accept
     except LogReadError as err:
         die(str(err))
     if not sys.stdin.isatty():
