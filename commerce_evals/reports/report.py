@@ -22,9 +22,14 @@ Tone = Literal["plain", "strong", "warning", "bad", "alarm", "good", "success"]
 
 
 @dataclass(frozen=True)
-class Cell:
+class Text:
+    """A line (or lines) of prose, or a table's cell."""
+
     text: str
     tone: Tone = "plain"
+
+
+Cell = Text
 
 
 @dataclass(frozen=True)
@@ -39,14 +44,6 @@ class Table:
     columns: list[Column]
     rows: list[list[Cell]]
     title: str = ""  # the terminal prints it above the table; markdown has headings instead
-
-
-@dataclass(frozen=True)
-class Text:
-    """A line (or lines) of prose."""
-
-    text: str
-    tone: Tone = "plain"
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,8 @@ STYLES: dict[Tone, str | None] = {
 
 
 def rich_table(table: Table) -> RichTable:
-    out = RichTable(title=table.title or None, title_justify="left")
+    title = RichText(table.title, style="table.title") if table.title else None
+    out = RichTable(title=title, title_justify="left")
     for column in table.columns:
         out.add_column(
             RichText(column.name),
