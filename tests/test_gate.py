@@ -69,6 +69,8 @@ def test_reference_meets_the_regression_thresholds(sets_file: Path) -> None:
     code, out = run_gate(sets_file, "regression", "commerce/reference")
     assert code == 0, out
     assert "GATE PASSED" in out
+    # a check named with brackets is printed as written, never read as terminal markup
+    assert "needs_review[critical]" in out
 
 
 def test_a_failing_critical_case_misses_critical_all_epochs_and_pass_hat_k(sets_file: Path) -> None:

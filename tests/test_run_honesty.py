@@ -12,6 +12,7 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from typer.testing import CliRunner
 
 from commerce_evals.cli.app import app
+from commerce_evals.reports import charts as chart_renderer
 from commerce_evals.reports import compare_report
 from commerce_evals.reports.comparison import build_comparison
 from commerce_evals.reports.gating import gate
@@ -196,13 +197,13 @@ def test_compare_marks_partial_and_narrower_runs_in_tables_and_charts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     drawn: list[list[str]] = []
-    real = compare_report.interval_chart
+    real = chart_renderer.interval_chart
 
     def spy(rows, *args, **kwargs):  # type: ignore[no-untyped-def]
         drawn.append([str(m) for m in rows["model"]])
         return real(rows, *args, **kwargs)
 
-    monkeypatch.setattr(compare_report, "interval_chart", spy)
+    monkeypatch.setattr(chart_renderer, "interval_chart", spy)
     paths = [sweep_dir(), cancelled_log(), other_flow_log()]
     comparison = build_comparison(paths, load_prices(None))
     cancelled = comparison.label("commerce/flawed-cancelled")

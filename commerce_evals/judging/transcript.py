@@ -31,18 +31,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from commerce_evals.harness.events import (
-    CartUpdateEvent,
-    ChangeUpdateEvent,
-    Event,
-    ReplyEvent,
-    Run,
-    ToolCallEvent,
-    ToolResultEvent,
-    Turn,
-    TurnEndEvent,
-    UiEvent,
-)
+from commerce_evals.harness.events import Run
+from commerce_evals.reports.run_text import Style, run_lines
 
 # JSON already escapes C0 controls and quotes; these are the rest that could end a line, open or
 # close a block, or hide text from the person reading the prompt.
@@ -186,49 +176,34 @@ class QuotedTranscript:
     lines: list[Line] = field(default_factory=list, compare=False)
 
 
-def _event_line(event: Event) -> tuple[str, Any, bool]:
-    if isinstance(event, ReplyEvent):
-        return "agent: ", event.text, True
-    if isinstance(event, ToolCallEvent):
-        return f"tool_call {name(event.tool)} ", event.args, False
-    if isinstance(event, ToolResultEvent):
-        status = event.status if event.reason is None else f"{event.status} ({event.reason})"
-        return f"tool_result {name(event.tool)} {quote(status)} ", event.data, False
-    if isinstance(event, UiEvent):
-        return f"ui {name(event.component)} ", event.payload, False
-    if isinstance(event, CartUpdateEvent):
-        return "cart_update ", event.cart, False
-    if isinstance(event, ChangeUpdateEvent):
-        return "change_update ", event.changes, False
-    if isinstance(event, TurnEndEvent):
-        return "turn_end ", event.reason, False
-    return "event ", event.model_dump(mode="json"), False
+# The judge's way of writing the lines of commerce_evals/reports/run_text.py: the harness's
+# prefix, then the value as one quoted literal (Line.text).
+JUDGE = Style(
+    heads={
+        "user": "user: ",
+        "reply": "agent: ",
+        "tool_call": "tool_call {name} ",
+        "tool_result": "tool_result {name} {status} ",
+        "ui": "ui {name} ",
+        "cart": "cart_update ",
+        "changes": "change_update ",
+        "turn_end": "turn_end ",
+        "other": "event ",
+        "changed": "changes {name} ",
+        "unchanged": "changes ",
+    },
+    label="[turn {n}{graded}] ",
+    graded=" graded",
+    after="[after the run] ",
+    name=name,
+    status=quote,
+)
 
 
-def _turn_lines(index: int, turn: Turn, graded: bool) -> list[Line]:
-    label = f"[turn {index + 1}{' graded' if graded else ''}] "
-    lines = [Line(index, f"{label}user: ", turn.user, True)]
-    for event in turn.events:
-        prefix, value, essential = _event_line(event)
-        lines.append(Line(index, label + prefix, value, essential))
-    return lines
-
-
-CHANGES = "[after the run] changes "
-
-
-def _change_lines(run: Run, last: int) -> list[Line]:
-    """What the run changed in the store, a line per table ({} when it changed nothing): the
-    evidence a claim of a done action is judged against. Cut after the graded turn's tool lines."""
-    from commerce_evals.grading.reply_facts import what_changed
-
-    changes = what_changed(run)
-    if not changes:
-        return [Line(last, CHANGES, {}, False)]
-    return [
-        Line(last, f"{CHANGES}{name(table)} ", {"added": c.added, "removed": c.removed}, False)
-        for table, c in changes.items()
-    ]
+def _lines(run: Run) -> list[Line]:
+    """The run's turns (the last one graded), then what it changed in the store (cut after the
+    graded turn's tool lines)."""
+    return [Line(x.turn, x.prefix, x.value, x.essential) for x in run_lines(run, JUDGE)]
 
 
 def _size(lines: list[Line]) -> int:
@@ -251,9 +226,7 @@ def _clip(line: Line, excess: int) -> Line:
 def render(run: Run, budget: int) -> QuotedTranscript:
     """The run as quoted lines within `budget` characters (cut from the start, graded turn kept)."""
     last = len(run.turns) - 1
-    lines = [
-        line for i, turn in enumerate(run.turns) for line in _turn_lines(i, turn, graded=i == last)
-    ] + _change_lines(run, last)
+    lines = _lines(run)
     original = _size(lines)
     turns_dropped = events_dropped = values_clipped = 0
     # 1. whole earlier turns, oldest first

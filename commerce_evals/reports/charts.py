@@ -1,4 +1,5 @@
-"""PNG charts drawn with matplotlib (headless) from the frames in commerce_evals/reports/frames.py."""
+"""The chart renderer: a report's charts (commerce_evals/reports/report.py) drawn as PNG files
+with matplotlib (headless)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from commerce_evals.reports.report import Chart, RateChart, TokenChart  # noqa: E402
 from commerce_evals.reports.stats import wilson  # noqa: E402
 
 DPI = 120
@@ -71,28 +73,6 @@ def interval_chart(rows: pd.DataFrame, title: str, path: Path) -> Path | None:
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
-    plt.close(fig)
-    return path
-
-
-def grouped_bars(frame: pd.DataFrame, title: str, ylabel: str, path: Path) -> Path | None:
-    """Rows are groups along the x axis, columns are bars within a group; values in [0, 1]."""
-    data = frame.astype(float)
-    if data.empty or data.isna().all().all():
-        return None
-    fig, ax = plt.subplots(
-        figsize=(max(6.0, 1.2 * len(data.index) * max(1, len(data.columns)) / 2), 4)
-    )
-    data.plot.bar(ax=ax, rot=0, width=0.8)
-    ax.set_ylim(0, 1.05)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.grid(axis="y", alpha=0.3)
-    for label in ax.get_xticklabels():
-        label.set_fontsize("small")
     fig.tight_layout()
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
@@ -185,3 +165,19 @@ def trend_lines(
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
     return path
+
+
+def draw(chart: Chart, path: Path) -> Path | None:
+    """The chart written to `path`; None when it has nothing to show."""
+    if isinstance(chart, RateChart):
+        return interval_chart(chart.points, chart.title, path)
+    if isinstance(chart, TokenChart):
+        return stacked_tokens(chart.usage, path)
+    return trend_lines(chart.rates, chart.title, path, chart.settled)
+
+
+def draw_all(charts: list[Chart], folder: Path) -> dict[str, Path]:
+    """Each chart as `folder/<its file>`, by name; charts with nothing to show are left out."""
+    folder.mkdir(parents=True, exist_ok=True)
+    drawn = {chart.name: draw(chart, folder / chart.file) for chart in charts}
+    return {name: path for name, path in drawn.items() if path is not None}

@@ -15,7 +15,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from commerce_evals.cli.commands._output import die
 from commerce_evals.judging.calibration import (
@@ -27,6 +26,8 @@ from commerce_evals.judging.calibration import (
 from commerce_evals.judging.labels import LabelFileError, read_labels
 from commerce_evals.judging.records import JudgedItem, read_judged
 from commerce_evals.reports.logs import LogReadError, log_files
+from commerce_evals.reports.report import Cell, Column, Report, Table, table
+from commerce_evals.reports.terminal import print_report
 
 
 def one_judge(
@@ -72,42 +73,52 @@ def _left_out(r: DimensionReport) -> str:
 
 
 def reports_table(reports: list[DimensionReport]) -> Table:
-    table = Table(title="Judge calibration (TPR / TNR on the held-out test split)")
-    for column in ("dimension", "labelled test/dev", "TPR", "TNR", "judged", "p_obs", "theta"):
-        table.add_column(column, justify="left" if column == "dimension" else "right")
-    table.add_column("95% CI", justify="right")
-    table.add_column("Unknown", justify="right")
+    columns = ["dimension", "labelled test/dev", "TPR", "TNR", "judged", "p_obs", "theta"]
+    columns += ["95% CI", "Unknown"]
+    rows: list[list[str | Cell]] = []
     for r in reports:
         ci = (
             f"[{r.interval.low:.3f}, {r.interval.high:.3f}]"
             if r.interval and r.interval.low is not None and r.interval.high is not None
             else "—"
         )
-        table.add_row(
-            r.dimension,
-            f"{r.test.positives + r.test.negatives}/{r.dev.positives + r.dev.negatives}",
-            _pct(r.tpr),
-            _pct(r.tnr),
-            str(r.judged),
-            _pct(r.p_obs),
-            "[red]refused[/red]" if r.refused else _pct(r.theta),
-            ci,
-            str(r.unknown),
+        rows.append(
+            [
+                r.dimension,
+                f"{r.test.positives + r.test.negatives}/{r.dev.positives + r.dev.negatives}",
+                _pct(r.tpr),
+                _pct(r.tnr),
+                str(r.judged),
+                _pct(r.p_obs),
+                Cell("refused", "bad") if r.refused else Cell(_pct(r.theta)),
+                ci,
+                str(r.unknown),
+            ]
         )
-    return table
+    return table(
+        [Column(c, right=c != "dimension") for c in columns],
+        rows,
+        "Judge calibration (TPR / TNR on the held-out test split)",
+    )
 
 
 def kappa_table(reports: list[DimensionReport]) -> Table | None:
     rows = [(r.dimension, k) for r in reports for k in r.kappas]
     if not rows:
         return None
-    table = Table(title="Agreement between labellers (Cohen's kappa on items both labelled)")
-    for column in ("dimension", "labellers", "items", "kappa"):
-        table.add_column(column, justify="left" if column != "items" else "right")
-    for dimension, row in rows:
-        kappa = "undefined (one class only)" if row.kappa is None else f"{row.kappa:.3f}"
-        table.add_row(dimension, " / ".join(row.labellers), str(row.items), kappa)
-    return table
+    return table(
+        [Column(c, right=c == "items") for c in ("dimension", "labellers", "items", "kappa")],
+        [
+            [
+                dimension,
+                " / ".join(row.labellers),
+                str(row.items),
+                "undefined (one class only)" if row.kappa is None else f"{row.kappa:.3f}",
+            ]
+            for dimension, row in rows
+        ],
+        "Agreement between labellers (Cohen's kappa on items both labelled)",
+    )
 
 
 def calibrate(
@@ -202,10 +213,8 @@ def calibrate(
                 resamples=resamples,
             )
         reports.append(report)
-    console.print(reports_table(reports))
     kappas = kappa_table(reports)
-    if kappas:
-        console.print(kappas)
+    print_report(console, Report([reports_table(reports), *([kappas] if kappas else [])]))
     for r in reports:
         console.print(f"{r.dimension}: left out: {_left_out(r)}", highlight=False, soft_wrap=True)
         if other_judge.get(r.dimension):

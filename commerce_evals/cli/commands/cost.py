@@ -12,32 +12,35 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from commerce_evals.cli.commands._output import console, die, plural
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.reports.cost import CHARS_PER_TOKEN, FlowCost, measure
 from commerce_evals.reports.formatting import money
 from commerce_evals.reports.prices import PriceFileError, PriceTable, load_prices
+from commerce_evals.reports.report import Column, Report, Table, Text, table
+from commerce_evals.reports.terminal import print_report
 
 
 def cost_table(costs: list[FlowCost]) -> Table:
-    table = Table(title="Per case, under the reference run", title_justify="left")
-    for column in ("flow", "cases", "fixed prompt", "agent calls", "agent in/out"):
-        table.add_column(column, justify="left" if column == "flow" else "right")
-    for column in ("judge calls", "judge in/out"):
-        table.add_column(column, justify="right")
-    for c in costs:
-        table.add_row(
-            c.flow,
-            str(c.cases),
-            f"{c.fixed_prompt_tokens:,}",
-            f"{c.agent_calls_per_case:.1f}",
-            f"{c.agent_input_tokens_per_case:,.0f}/{c.agent_output_tokens_per_case:,.0f}",
-            f"{c.judge_calls_per_case:.1f}",
-            f"{c.judge_input_tokens_per_case:,.0f}/{c.judge_output_tokens_per_case:,.0f}",
-        )
-    return table
+    columns = ["flow", "cases", "fixed prompt", "agent calls", "agent in/out"]
+    columns += ["judge calls", "judge in/out"]
+    return table(
+        [Column(c, right=c != "flow") for c in columns],
+        [
+            [
+                c.flow,
+                str(c.cases),
+                f"{c.fixed_prompt_tokens:,}",
+                f"{c.agent_calls_per_case:.1f}",
+                f"{c.agent_input_tokens_per_case:,.0f}/{c.agent_output_tokens_per_case:,.0f}",
+                f"{c.judge_calls_per_case:.1f}",
+                f"{c.judge_input_tokens_per_case:,.0f}/{c.judge_output_tokens_per_case:,.0f}",
+            ]
+            for c in costs
+        ],
+        "Per case, under the reference run",
+    )
 
 
 def price_table(
@@ -46,9 +49,7 @@ def price_table(
     title = f"A run of every case x {plural(epochs, 'epoch')}: agent {agent}" + (
         f", judge {judge}" if judge else " (no judge)"
     )
-    table = Table(title=title, title_justify="left")
-    for column in ("flow", "agent", "judge", "total"):
-        table.add_column(column, justify="left" if column == "flow" else "right")
+    rows = []
     for c in costs:
         runs = c.cases * epochs
         agent_cost = prices.cost(agent, *(int(t * runs) for t in c.agent_tokens()))
@@ -56,13 +57,17 @@ def price_table(
             prices.cost(judge, *(int(t * runs) for t in c.judge_tokens())) if judge else 0.0
         )
         total = None if agent_cost is None or judge_cost is None else agent_cost + judge_cost
-        table.add_row(
-            c.flow,
-            money(agent_cost, prices.currency),
-            money(judge_cost, prices.currency),
-            money(total, prices.currency),
+        rows.append(
+            [
+                c.flow,
+                money(agent_cost, prices.currency),
+                money(judge_cost, prices.currency),
+                money(total, prices.currency),
+            ]
         )
-    return table
+    return table(
+        [Column(c, right=c != "flow") for c in ("flow", "agent", "judge", "total")], rows, title
+    )
 
 
 def cost(
@@ -92,17 +97,22 @@ def cost(
     if instructions is not None and not instructions.is_file():
         die(f"no instructions file {instructions}")
     try:
-        table = load_prices(prices) if model or judge else None
+        price_list = load_prices(prices) if model or judge else None
     except PriceFileError as err:
         die(str(err))
     costs = measure(flows, str(instructions) if instructions else None)
-    out.print(cost_table(costs))
-    out.print(
-        f"tokens are estimates (characters / {CHARS_PER_TOKEN}); calls are exact for the "
-        "reference runs, and a live model usually makes a few more"
+    report = Report(
+        [
+            cost_table(costs),
+            Text(
+                f"tokens are estimates (characters / {CHARS_PER_TOKEN}); calls are exact for the "
+                "reference runs, and a live model usually makes a few more"
+            ),
+        ]
     )
-    if table is not None and model:
-        out.print(price_table(costs, table, model, judge, epochs))
+    if price_list is not None and model:
+        report.add(price_table(costs, price_list, model, judge, epochs))
+    print_report(out, report)
 
 
 def register(app: typer.Typer) -> None:

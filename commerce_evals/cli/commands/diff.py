@@ -15,12 +15,11 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from commerce_evals.cli.commands._output import EXIT_FAILED, console, die, plural
 from commerce_evals.reports.diffing import (
     BUCKETS,
+    Bucket,
     CaseChange,
     CaseSetMismatch,
     Diff,
@@ -30,6 +29,8 @@ from commerce_evals.reports.diffing import (
 from commerce_evals.reports.fingerprints import differences
 from commerce_evals.reports.formatting import epochs_text, rate
 from commerce_evals.reports.logs import LogReadError, RunResults, load_run
+from commerce_evals.reports.report import Column, Report, Table, Text, table
+from commerce_evals.reports.terminal import print_report
 
 TITLES = {
     "newly_failing": "Newly failing",
@@ -72,101 +73,112 @@ def describe_run(label: str, run: RunResults, paths: str) -> str:
     )
 
 
-def print_context(out: Console, base: RunResults, new: RunResults) -> None:
+def context_lines(base: RunResults, new: RunResults) -> list[Text]:
     """Partial logs and everything besides the model that differs between the runs."""
-    for label, run in (("BASE", base), ("NEW", new)):
-        for note in run.partial_notes():
-            out.print(f"{label} is partial: {note}", style="yellow", markup=False)
-    for line in differences(base, new):
-        out.print(f"differs: {line}", style="yellow", markup=False)
+    lines = [
+        Text(f"{label} is partial: {note}", "warning")
+        for label, run in (("BASE", base), ("NEW", new))
+        for note in run.partial_notes()
+    ]
+    return lines + [Text(f"differs: {line}", "warning") for line in differences(base, new)]
 
 
 def priority_table(diff: Diff) -> Table:
-    table = Table(title="Cases by priority", title_justify="left")
-    table.add_column("priority")
     shown = [b for b in BUCKETS if diff.bucket(b)]
-    for bucket in shown:
-        table.add_column(SHORT[bucket], justify="right")
-    for priority, counts in diff.counts_by_priority().items():
-        table.add_row(priority, *(str(counts.get(b, 0)) for b in shown))
-    return table
+    return table(
+        ["priority", *(Column(SHORT[bucket], right=True) for bucket in shown)],
+        [
+            [priority, *(str(counts.get(b, 0)) for b in shown)]
+            for priority, counts in diff.counts_by_priority().items()
+        ],
+        "Cases by priority",
+    )
 
 
-def print_failures(out: Console, change: CaseChange, limit: int) -> None:
+def failure_lines(change: CaseChange, limit: int) -> list[Text]:
     new = change.new
     if new is None:
-        return
+        return []
     failures = new.failures()
-    for failure in failures[:limit]:
-        reason = " ".join(failure.reason.split())
-        out.print(f"      {failure.key} ({failure.part}): {reason}", markup=False)
+    lines = [
+        Text(f"      {failure.key} ({failure.part}): {' '.join(failure.reason.split())}")
+        for failure in failures[:limit]
+    ]
     if len(failures) > limit:
-        out.print(f"      ... {len(failures) - limit} more", markup=False)
+        lines.append(Text(f"      ... {len(failures) - limit} more"))
     errors = [e.error for e in new.epochs if e.error]
     if errors:
-        out.print(f"      sample error: {errors[0]}", markup=False)
+        lines.append(Text(f"      sample error: {errors[0]}"))
+    return lines
 
 
-def print_bucket(out: Console, diff: Diff, bucket: str, details: bool, limit: int) -> None:
-    changes = diff.bucket(bucket)  # type: ignore[arg-type]
+def bucket_lines(diff: Diff, bucket: Bucket, details: bool, limit: int) -> list[Text]:
+    changes = diff.bucket(bucket)
     if not changes:
-        return
-    out.print(f"\n{TITLES[bucket]} ({len(changes)})", style="bold", markup=False)
+        return []
+    lines = [Text(f"\n{TITLES[bucket]} ({len(changes)})", "strong")]
     for change in changes:
         case = change.new or change.base
         assert case is not None
         flag = "  REGRESSED" if change.regressed and bucket == "flaky" else ""
         flag += "  LOST VERDICT" if change.lost_verdict else ""
         keys = ", ".join(change.new.failed_keys()) if change.new else ""
-        out.print(
-            f"  {change.priority:<8} {change.id}  [{case.flow}]  "
-            f"base {epochs_text(change.base)} -> new {epochs_text(change.new)}"
-            f"{'  failed: ' + keys if keys and not details else ''}{flag}",
-            markup=False,
+        lines.append(
+            Text(
+                f"  {change.priority:<8} {change.id}  [{case.flow}]  "
+                f"base {epochs_text(change.base)} -> new {epochs_text(change.new)}"
+                f"{'  failed: ' + keys if keys and not details else ''}{flag}"
+            )
         )
         if details:
-            print_failures(out, change, limit)
+            lines.extend(failure_lines(change, limit))
+    return lines
 
 
-def print_diff(out: Console, diff: Diff, alpha: float, limit: int, show_passing: bool) -> None:
-    out.print(priority_table(diff))
-    for bucket in ("newly_failing", "flaky", "judge_changed"):
-        print_bucket(out, diff, bucket, details=True, limit=limit)
-    for bucket in (
-        "needs_review",
-        "errored",
-        "still_failing",
-        "fixed",
-        "newly_settled",
-        "unscored",
-        "only_base",
-        "only_new",
-    ):
-        print_bucket(out, diff, bucket, details=False, limit=limit)
-    if show_passing:
-        print_bucket(out, diff, "still_passing", details=False, limit=limit)
+DETAILED: tuple[Bucket, ...] = ("newly_failing", "flaky", "judge_changed")
+LISTED: tuple[Bucket, ...] = (
+    "needs_review",
+    "errored",
+    "still_failing",
+    "fixed",
+    "newly_settled",
+    "unscored",
+    "only_base",
+    "only_new",
+)
+
+
+def diff_report(diff: Diff, alpha: float, limit: int, show_passing: bool) -> Report:
+    report = Report([priority_table(diff)])
+    for bucket in DETAILED:
+        report.add(*bucket_lines(diff, bucket, details=True, limit=limit))
+    for bucket in LISTED + (("still_passing",) if show_passing else ()):
+        report.add(*bucket_lines(diff, bucket, details=False, limit=limit))
     base_rate, new_rate = diff.pass_rates()
-    out.print(
-        f"\npass^k over the {plural(diff.test.shared, 'case')} both runs scored: "
-        f"{rate(base_rate)} -> {rate(new_rate)}",
-        markup=False,
+    report.add(
+        Text(
+            f"\npass^k over the {plural(diff.test.shared, 'case')} both runs scored: "
+            f"{rate(base_rate)} -> {rate(new_rate)}"
+        ),
+        Text(diff.test.describe(alpha)),
     )
-    out.print(diff.test.describe(alpha), markup=False)
     regressions, lost = diff.regressions, diff.lost_verdicts
     only_base, only_new = diff.missing()
     if regressions:
-        out.print(
-            f"REGRESSED: {plural(len(regressions), 'case')}: "
-            + ", ".join(c.id for c in regressions),
-            style="bold red",
-            markup=False,
+        report.add(
+            Text(
+                f"REGRESSED: {plural(len(regressions), 'case')}: "
+                + ", ".join(c.id for c in regressions),
+                "alarm",
+            )
         )
     if lost:
-        out.print(
-            f"LOST VERDICT: {plural(len(lost), 'passing case')} without a verdict in NEW: "
-            + ", ".join(c.id for c in lost),
-            style="bold red",
-            markup=False,
+        report.add(
+            Text(
+                f"LOST VERDICT: {plural(len(lost), 'passing case')} without a verdict in NEW: "
+                + ", ".join(c.id for c in lost),
+                "alarm",
+            )
         )
     if not regressions and not lost:
         scope = (
@@ -176,7 +188,8 @@ def print_diff(out: Console, diff: Diff, alpha: float, limit: int, show_passing:
             if only_base or only_new
             else ""
         )
-        out.print(f"No case regressed{scope}.", style="bold green", markup=False)
+        report.add(Text(f"No case regressed{scope}.", "success"))
+    return report
 
 
 def diff_command(
@@ -203,12 +216,15 @@ def diff_command(
         check_case_sets(base_run, new_run, allow_partial)
     except (LogReadError, CaseSetMismatch) as err:
         die(str(err))
-    out = console()
-    out.print(describe_run("BASE", base_run, str(base)), markup=False)
-    out.print(describe_run("NEW ", new_run, str(new)), markup=False)
-    print_context(out, base_run, new_run)
     diff = diff_runs(base_run, new_run)
-    print_diff(out, diff, alpha, reasons, passing)
+    report = Report(
+        [
+            Text(describe_run("BASE", base_run, str(base))),
+            Text(describe_run("NEW ", new_run, str(new))),
+            *context_lines(base_run, new_run),
+        ]
+    )
+    print_report(console(), report.add(*diff_report(diff, alpha, reasons, passing).blocks))
     if diff.regressions or diff.lost_verdicts:
         raise typer.Exit(EXIT_FAILED)
 

@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from commerce_evals.cli.commands._output import EXIT_FAILED, console, die
 from commerce_evals.reports.gating import GateReport, gate
 from commerce_evals.reports.logs import LogReadError, RunResults, load_run
+from commerce_evals.reports.report import Cell, Report, Table, Text, table
 from commerce_evals.reports.set_spec import SetsFileError, load_sets
+from commerce_evals.reports.terminal import print_report
 
 
 def which_set(run: RunResults, given: str | None) -> str:
@@ -34,17 +35,43 @@ def which_set(run: RunResults, given: str | None) -> str:
 
 
 def checks_table(report: GateReport) -> Table:
-    table = Table(title=f"Gate: set {report.set_name!r}", title_justify="left")
-    for column in ("threshold", "required", "actual", "result"):
-        table.add_column(column)
-    for check in report.checks:
-        table.add_row(
-            check.name,
-            check.required,
-            check.actual,
-            "[green]met[/green]" if check.passed else "[bold red]MISSED[/bold red]",
-        )
-    return table
+    return table(
+        ["threshold", "required", "actual", "result"],
+        [
+            [
+                check.name,
+                check.required,
+                check.actual,
+                Cell("met", "good") if check.passed else Cell("MISSED", "alarm"),
+            ]
+            for check in report.checks
+        ],
+        f"Gate: set {report.set_name!r}",
+    )
+
+
+def gate_report(gated: GateReport, run: RunResults) -> Report:
+    """The checks, the notes, the cases that missed (or need review), and the verdict."""
+    report = Report(
+        [
+            Text(
+                f"{run.model}: {len(gated.cases)} case(s) of set {gated.set_name!r} in"
+                f" {len(run.logs)} log(s), {run.epochs} epoch(s)"
+            ),
+            checks_table(gated),
+            *(Text(f"note: {note}") for note in gated.notes),
+        ]
+    )
+    for check in gated.checks:
+        listed = check.name.startswith("needs_review")  # listed by id even within the allowance
+        if check.misses and (listed or not check.passed):
+            title = "need review" if listed else "missed by"
+            report.add(Text(f"\n{check.name}: {title}", "strong"))
+            report.add(*(Text(f"  {miss}") for miss in check.misses))
+    if gated.passed:
+        return report.add(Text("\nGATE PASSED", "success"))
+    missed = [c.name for c in gated.checks if not c.passed]
+    return report.add(Text(f"\nGATE FAILED: {', '.join(missed)}", "alarm"))
 
 
 def gate_command(
@@ -70,28 +97,9 @@ def gate_command(
     except (LogReadError, SetsFileError) as err:
         die(str(err))
     report = gate(name, run_set, run)
-    out = console()
-    out.print(
-        f"{run.model}: {len(report.cases)} case(s) of set {name!r} in {len(run.logs)} log(s), "
-        f"{run.epochs} epoch(s)",
-        markup=False,
-    )
-    out.print(checks_table(report))
-    for note in report.notes:
-        out.print(f"note: {note}", markup=False)
-    for check in report.checks:
-        listed = check.name.startswith("needs_review")  # listed by id even within the allowance
-        if check.misses and (listed or not check.passed):
-            title = "need review" if listed else "missed by"
-            out.print(f"\n{check.name}: {title}", style="bold", markup=False)
-            for miss in check.misses:
-                out.print(f"  {miss}", markup=False)
-    if report.passed:
-        out.print("\nGATE PASSED", style="bold green", markup=False)
-        return
-    missed = [c.name for c in report.checks if not c.passed]
-    out.print(f"\nGATE FAILED: {', '.join(missed)}", style="bold red", markup=False)
-    raise typer.Exit(EXIT_FAILED)
+    print_report(console(), gate_report(report, run))
+    if not report.passed:
+        raise typer.Exit(EXIT_FAILED)
 
 
 def register(app: typer.Typer) -> None:

@@ -6,7 +6,6 @@ fills in a label itself. The judge's own verdict is not shown, so it cannot anch
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,21 +20,13 @@ from rich.panel import Panel
 from rich.prompt import Prompt
 from rich.text import Text
 
-from commerce_evals.harness.events import (
-    CartUpdateEvent,
-    ChangeUpdateEvent,
-    ReplyEvent,
-    Run,
-    ToolCallEvent,
-    ToolResultEvent,
-    TurnEndEvent,
-    UiEvent,
-)
+from commerce_evals.harness.events import Run
 from commerce_evals.judging.dimensions import RUBRIC, shared_dimensions
 from commerce_evals.judging.labels import Label, LabelFileError, append_label, now, read_labels
 from commerce_evals.judging.prompt import judge_key, sha
 from commerce_evals.judging.records import case_score, read_sample_logs, sample_case, sample_run
 from commerce_evals.reports.logs import LogReadError
+from commerce_evals.reports.run_text import readable
 
 CHOICES = {"p": "Pass", "f": "Fail", "s": "Skip"}
 
@@ -114,41 +105,6 @@ def _log_items(log: EvalLog, dimensions: list[str] | None) -> list[LabelItem]:
 def _needs_reference(dimension: str) -> bool:
     shared = shared_dimensions().get(dimension)
     return shared is not None and shared.needs_context
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + f" … [{len(text) - limit} more chars]"
-
-
-def readable(run: Run, limit: int | None = 400) -> str:
-    """The run for a person: words as written, tool data compact and, unless limit is None, clipped."""
-
-    def data(value: object) -> str:
-        text = json.dumps(value, ensure_ascii=False, default=str)
-        return text if limit is None else _clip(text, limit)
-
-    lines: list[str] = []
-    last = len(run.turns) - 1
-    for index, turn in enumerate(run.turns):
-        lines.append(f"── turn {index + 1}{' (graded)' if index == last else ''} ──")
-        lines.append(f"CUSTOMER: {turn.user}")
-        for event in turn.events:
-            if isinstance(event, ReplyEvent):
-                lines.append(f"AGENT: {event.text}")
-            elif isinstance(event, ToolCallEvent):
-                lines.append(f"  call {event.tool} {data(event.args)}")
-            elif isinstance(event, ToolResultEvent):
-                status = event.status + (f" ({event.reason})" if event.reason else "")
-                lines.append(f"  result {event.tool} {status}: {data(event.data)}")
-            elif isinstance(event, UiEvent):
-                lines.append(f"  shown {event.component}: {data(event.payload)}")
-            elif isinstance(event, CartUpdateEvent):
-                lines.append(f"  cart now: {data(event.cart)}")
-            elif isinstance(event, ChangeUpdateEvent):
-                lines.append(f"  staged changes now: {data(event.changes)}")
-            elif isinstance(event, TurnEndEvent) and event.reason != "reply":
-                lines.append(f"  turn ended: {event.reason}")
-    return "\n".join(lines)
 
 
 def label_loop(

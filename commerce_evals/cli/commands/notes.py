@@ -44,8 +44,8 @@ from commerce_evals.authoring.notes import (
 )
 from commerce_evals.authoring.roles import CLUSTERER, RoleError, ask_each, bind, parse_role
 from commerce_evals.cli.commands._output import die, plural
-from commerce_evals.cli.commands.label import readable
 from commerce_evals.reports.logs import LogReadError, log_files
+from commerce_evals.reports.run_text import readable
 
 Ask = Callable[[str], str]
 

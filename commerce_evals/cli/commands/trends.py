@@ -10,14 +10,18 @@ cancelled or incomplete log is named.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
 from commerce_evals.cli.commands._output import console, die
 from commerce_evals.reports.formatting import rate
 from commerce_evals.reports.logs import LogReadError, local_folder
+from commerce_evals.reports.report import Column, Report, Text, TrendChart, table
+from commerce_evals.reports.terminal import print_report
+
+if TYPE_CHECKING:  # pandas is imported only when the command runs (the reports extra)
+    from commerce_evals.reports.trends import Trends
 
 
 def trends_command(
@@ -37,7 +41,7 @@ def trends_command(
     if period not in ("day", "week", "month"):
         die(f"--period must be day, week or month, not {period!r}")
     try:
-        from commerce_evals.reports.charts import trend_lines
+        from commerce_evals.reports.charts import draw
         from commerce_evals.reports.trends import trends
     except ImportError as err:
         die(f"trends needs pandas, pyarrow and matplotlib (pip install -e '.[reports]'): {err}")
@@ -49,40 +53,51 @@ def trends_command(
         console().print(f"partial log: {note}", style="yellow", markup=False)
     if result.rates.empty:
         die("no judge verdicts in these logs (was a grader role bound?)")
-    table = Table(
-        title=f"Pass rate per dimension per {period} (settled verdicts)", title_justify="left"
-    )
-    table.add_column(period)
-    dimensions = list(result.rates.columns)
-    for dimension in dimensions:
-        table.add_column(dimension, justify="right")
-    for index, row in result.rates.iterrows():
-        cells = []
-        for dimension in dimensions:
-            settled = int(result.settled.loc[index, dimension])
-            open_ = (
-                int(result.unsettled.loc[index, dimension]) if dimension in result.unsettled else 0
-            )
-            note = f" +{open_}?" if open_ else ""
-            cells.append(f"{rate(row[dimension])} (n={settled}){note}")
-        table.add_row(str(index), *cells)
     terminal = console()
-    terminal.print(table)
-    terminal.print(
-        "n: Pass + Fail verdicts; +k?: Unknown or judge failed (a person must look)", markup=False
-    )
+    print_report(terminal, trends_report(result, period))
     out = out or local_folder(logs[0]) / "trends.png"
+    chart = TrendChart(
+        "trends",
+        out.name,
+        f"Judge pass rate per dimension per {period}",
+        result.rates,
+        result.settled,
+    )
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        chart = trend_lines(
-            result.rates, f"Judge pass rate per dimension per {period}", out, result.settled
-        )
+        drawn = draw(chart, out)
     except OSError as err:
         die(f"{out}: cannot write the chart ({err.strerror or err}); choose a place with --out")
-    if chart is None:
+    if drawn is None:
         terminal.print("no chart: no dimension has a settled verdict", markup=False)
     else:
-        terminal.print(f"chart: {chart}", markup=False)
+        terminal.print(f"chart: {drawn}", markup=False)
+
+
+def trends_report(result: Trends, period: str) -> Report:
+    """Per period, each dimension's rate with its settled count and what is still open."""
+    dimensions = list(result.rates.columns)
+
+    def cell(index: object, value: float, dimension: str) -> str:
+        settled = int(result.settled.loc[index, dimension])
+        open_ = int(result.unsettled.loc[index, dimension]) if dimension in result.unsettled else 0
+        note = f" +{open_}?" if open_ else ""
+        return f"{rate(value)} (n={settled}){note}"
+
+    rows = [
+        [str(index), *(cell(index, row[d], d) for d in dimensions)]
+        for index, row in result.rates.iterrows()
+    ]
+    return Report(
+        [
+            table(
+                [period, *(Column(d, right=True) for d in dimensions)],
+                rows,
+                f"Pass rate per dimension per {period} (settled verdicts)",
+            ),
+            Text("n: Pass + Fail verdicts; +k?: Unknown or judge failed (a person must look)"),
+        ]
+    )
 
 
 def register(app: typer.Typer) -> None:
