@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from commerce_evals.cases.model import Case, CaseFileError, ScriptedTurn
 from commerce_evals.harness.events import ToolResultEvent
+from commerce_evals.harness.frozen import freeze
 
 if TYPE_CHECKING:
     from commerce_evals.domains.base import Session, ToolSpec, World
@@ -113,11 +114,12 @@ def resolve_chains(sources: list[tuple[Path, Case]]) -> dict[str, Chain]:
 
 def with_chains(samples: list[Sample], chains: dict[str, Chain]) -> list[Sample]:
     """Put each chained case's Chain in its samples' metadata, where the solver finds it."""
+    dumps = {case_id: freeze(chain.model_dump(mode="json")) for case_id, chain in chains.items()}
     for sample in samples:
         case_id = (sample.metadata or {}).get("case", {}).get("id")
-        if case_id in chains:
+        if case_id in dumps:
             assert sample.metadata is not None
-            sample.metadata["chain"] = chains[case_id].model_dump(mode="json")
+            sample.metadata["chain"] = dumps[case_id]
     return samples
 
 
