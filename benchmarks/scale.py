@@ -1,9 +1,12 @@
 """Scale: many samples offline in one process, with bounded memory and linear cost.
 
-    python benchmarks/scale.py [--flow checkout] [--sizes 1000 3000 10000]
+    python benchmarks/scale.py [--flow checkout] [--sizes 1000 3000 10000] [--bare]
 
 Each size runs in its own process (flow cases x epochs under commerce/reference) and reports wall
-time, time per sample and peak resident memory. Cost grows linearly when time per sample stays
+time, time per sample and peak resident memory. With --bare, each size is run a second time as the
+bare Inspect task of benchmarks/overhead.py (same samples, same replayed answers, nothing of ours),
+and the RSS each eval adds (peak minus the RSS just before it) is set side by side: the difference
+per sample is the memory that is ours. Cost grows linearly when time per sample stays
 flat across sizes; memory is bounded when peak RSS does not grow with the sample count.
 """
 
@@ -16,23 +19,48 @@ import subprocess
 import sys
 
 CHILD = """
-import json, resource, sys, time
+import json, os, resource, sys, time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(sys.argv[3])), "benchmarks"))
 from inspect_ai import eval
-from commerce_evals.harness.flow_task import flow_task
+from commerce_evals.harness.flow_task import flow_task, cached_world
 from commerce_evals.harness.flow_table import FLOWS
-flow, target = sys.argv[1], int(sys.argv[2])
+flow, target, bare = sys.argv[1], int(sys.argv[2]), sys.argv[4] == "bare"
 spec = FLOWS[flow]
 task = flow_task(flow, domain=spec.domain, agent=spec.agent)
 cases = len(task.dataset)
+if bare:
+    import overhead
+    profile = cached_world(spec.domain, None, True).agents[spec.agent]
+    recorded = overhead.recorded_conversations(task)
+    task = overhead.bare_task(
+        list(task.dataset), profile.roles().turn_ending, list(profile.tools), recorded
+    )
 epochs = max(1, round(target / cases))
+def rss_mb():
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+before = rss_mb()
 started = time.perf_counter()
 [log] = eval(task, model="commerce/reference", epochs=epochs, display="none", log_dir="/tmp/scale-logs",
              max_samples=64, log_samples=True)
 elapsed = time.perf_counter() - started
 assert log.status == "success", log.error
-print(json.dumps({"samples": cases * epochs, "seconds": elapsed,
+print(json.dumps({"samples": cases * epochs, "seconds": elapsed, "rss_before_mb": before,
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
+
+
+def run_child(flow: str, size: int, kind: str) -> dict[str, float]:
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, flow, str(size), __file__, kind],
+        capture_output=True,
+        text=True,
+    )
+    if out.returncode:
+        sys.exit(out.stderr[-2000:])
+    row: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    row["growth_mb"] = row["peak_rss_mb"] - row["rss_before_mb"]
+    return row
 
 
 def main() -> None:
@@ -41,15 +69,14 @@ def main() -> None:
     )
     parser.add_argument("--flow", default="checkout")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 3000, 10000])
+    parser.add_argument(
+        "--bare",
+        action="store_true",
+        help="also run the bare Inspect task (benchmarks/overhead.py) at each size and print the "
+        "memory per sample that is ours beyond it",
+    )
     args = parser.parse_args()
-    rows = []
-    for size in args.sizes:
-        out = subprocess.run(
-            [sys.executable, "-c", CHILD, args.flow, str(size)], capture_output=True, text=True
-        )
-        if out.returncode:
-            sys.exit(out.stderr[-2000:])
-        rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    rows = [run_child(args.flow, size, "ours") for size in args.sizes]
     base = rows[0]
     print(
         f"{'samples':>8} {'seconds':>9} {'ms/sample':>10} {'peak RSS MB':>12} {'time ratio':>11} {'size ratio':>11}"
@@ -67,6 +94,20 @@ def main() -> None:
     print(
         f"peak memory ratio, largest / smallest run: {rows[-1]['peak_rss_mb'] / base['peak_rss_mb']:.2f}"
     )
+    if not args.bare:
+        return
+    print("\nmemory beside the bare Inspect task (RSS growth during the eval, peak minus start):")
+    print(
+        f"{'samples':>8} {'ours MB':>8} {'bare MB':>8} {'ours KB/sample':>15} {'bare KB/sample':>15} {'ours beyond bare KB/sample':>27}"
+    )
+    for row in rows:
+        bare = run_child(args.flow, int(row["samples"]), "bare")
+        n = row["samples"]
+        ours_kb, bare_kb = row["growth_mb"] * 1024 / n, bare["growth_mb"] * 1024 / n
+        print(
+            f"{n:>8.0f} {row['growth_mb']:>8.1f} {bare['growth_mb']:>8.1f} {ours_kb:>15.2f} "
+            f"{bare_kb:>15.2f} {ours_kb - bare_kb:>27.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ from inspect_ai.util import store_as
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.model import Expected
 from commerce_evals.domains.base import DATASETS
+from commerce_evals.grading.score_metadata import ProductionScoreMetadata
 from commerce_evals.grading.scorer import alias_for_rescoring
 from commerce_evals.harness.events import ReplyEvent, Run, ToolCallEvent, ToolResultEvent, UiEvent
 from commerce_evals.harness.flow_task import cached_world
@@ -173,15 +174,15 @@ def production_judges(
             value=value,
             answer=run.graded.reply()[:500],
             explanation="\n".join(judgement.notes()),
-            metadata={
-                "conversation": conversation.id,
-                "captured_at": conversation.captured_at.isoformat(),
-                "judge": judgement.metadata(),
-                "not_applicable": no_context,
-                "failed_keys": [
+            metadata=ProductionScoreMetadata(
+                conversation=conversation.id,
+                captured_at=conversation.captured_at.isoformat(),
+                judge=judgement.record(),
+                not_applicable=tuple(no_context),
+                failed_keys=tuple(
                     f"dimensions/{v.dimension}" for v in judgement.verdicts if v.status == "fail"
-                ],
-            },
+                ),
+            ).to_metadata(),
         )
 
     return score

@@ -16,6 +16,7 @@ from inspect_ai.log import EvalLog, EvalSample
 from commerce_evals.cases.model import Case
 from commerce_evals.domains import WORLDS
 from commerce_evals.grading.keys import JUDGED_KEYS
+from commerce_evals.grading.score_metadata import ScoreMetadata
 from commerce_evals.harness.events import (
     Event,
     ReplyEvent,
@@ -104,7 +105,7 @@ def assert_fails_exactly_its_keys(sample: EvalSample) -> None:
     score = case_score(sample)
     named = set(sample.metadata["breaks"])
     code = named - JUDGED_KEYS
-    assert set(score.metadata["failed_keys"]) == code, score.explanation
+    assert set(ScoreMetadata.from_score(score).failed_keys) == code, score.explanation
     if named & JUDGED_KEYS:
         assert math.isnan(score.value["rubric"]), score.explanation
     if code:
@@ -114,7 +115,7 @@ def assert_fails_exactly_its_keys(sample: EvalSample) -> None:
 def assert_passes(sample: EvalSample) -> None:
     """A reference or alternative sample passes every key it asserts."""
     score = case_score(sample)
-    assert score.metadata["failed_keys"] == [], score.explanation
+    assert ScoreMetadata.from_score(score).failed_keys == (), score.explanation
     assert score.value["passed"] == 1.0, score.explanation
 
 

@@ -7,6 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from commerce_evals.cli.app import app
+from commerce_evals.grading.score_metadata import VerdictRecord
 from commerce_evals.reports.diffing import CaseChange, bucket_of, diff_runs
 from commerce_evals.reports.logs import CaseResult, EpochResult, RunResults, load_run
 from tests.run_pattern_logs import A_FAIL, A_FLAKY, B_FAIL, SUBSET, sweep_dir, sweep_log
@@ -133,8 +134,8 @@ def epochs_case(*epochs: EpochResult, priority: str = "critical") -> CaseResult:
     return CaseResult("flow-002-y", "flow", priority, "easy", (), "flow", "log", list(epochs))
 
 
-def verdict(model: str) -> dict[str, object]:
-    return {"dimension": "rubric", "status": "fail", "model": model, "fingerprint": model}
+def verdict(model: str) -> VerdictRecord:
+    return VerdictRecord(dimension="rubric", status="fail", model=model, fingerprint=model)
 
 
 def test_a_passing_case_that_errors_or_needs_review_lost_its_verdict() -> None:

@@ -16,6 +16,8 @@ from typing import Any
 from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog
 
+from commerce_evals.grading.score_metadata import ScoreMetadata
+
 FLOW_NAMES = ("checkout", "discovery", "memory", "merchant", "injection", "support", "dealer")
 VERDICTS_FILE = Path(__file__).parent / "data" / "verdicts.json"
 KINDS: dict[str, dict[str, Any]] = {
@@ -36,7 +38,7 @@ def _verdicts(log: EvalLog) -> dict[str, Any]:
         score = (sample.scores or {})["commerce_case"]
         verdicts[f"{sample.id}@{sample.epoch}"] = {
             "value": {k: _value(v) for k, v in sorted(dict(score.value).items())},
-            "failed_keys": sorted(score.metadata.get("failed_keys", [])),
+            "failed_keys": sorted(ScoreMetadata.from_score(score).failed_keys),
         }
     return dict(sorted(verdicts.items()))
 

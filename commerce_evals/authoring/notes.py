@@ -22,6 +22,7 @@ from pathlib import Path
 from pydantic import Field, ValidationError, field_validator
 
 from commerce_evals.cases.model import Case
+from commerce_evals.grading.score_metadata import ScoreMetadata
 from commerce_evals.harness.events import Run
 from commerce_evals.judging.prompt import sha
 from commerce_evals.judging.records import case_score, read_log, sample_case, sample_run
@@ -131,10 +132,9 @@ def run_items(log_path: Path) -> list[RunItem]:
         passed = score.value.get("passed")
         if not isinstance(passed, int | float) or passed != passed:  # unscored (NaN)
             continue
-        meta = score.metadata or {}
-        judge = meta.get("judge") or {}
-        dims = [v["dimension"] for v in judge.get("verdicts", []) if v.get("status") == "fail"]
-        code = [k for k in meta.get("failed_keys", []) if k not in {"rubric", "dimensions"}]
+        meta = ScoreMetadata.from_score(score)
+        dims = [v.dimension for v in meta.verdicts if v.status == "fail"]
+        code = meta.failed_code_keys()
         items.append(
             RunItem(
                 log=str(log_path),

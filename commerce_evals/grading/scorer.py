@@ -48,13 +48,14 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.scorer._metric import metric_register
 from inspect_ai.solver import TaskState
-from inspect_ai.util import store_as
 
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.state import own_state
 from commerce_evals.grading import invariants
 from commerce_evals.grading.graders import Grade, GradeContext, KeyTables, ToolRoles, grade
-from commerce_evals.harness.solver import RunRecord
+from commerce_evals.grading.score_metadata import GradeRecord, ScoreMetadata
+from commerce_evals.harness.sample_case import case_of
+from commerce_evals.harness.solver import recorded_run
 from commerce_evals.judging import STATUSES, CaseJudgement, JudgeSettings, judge_case
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
 
@@ -104,11 +105,10 @@ def verdicts() -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, int]:
         counts: Counter[str] = Counter()
         for sample_score in scores:
-            judge = (sample_score.score.metadata or {}).get("judge") or {}
-            for verdict in judge.get("verdicts", []):
-                counts[verdict["status"]] += 1
-                counts["calls"] += bool(verdict.get("called"))
-                counts["cached"] += bool(verdict.get("cached"))
+            for verdict in ScoreMetadata.from_score(sample_score.score).verdicts:
+                counts[verdict.status] += 1
+                counts["calls"] += verdict.called
+                counts["cached"] += verdict.cached
         return {key: counts[key] for key in (*STATUSES, "calls", "cached")}
 
     return compute
@@ -160,7 +160,9 @@ def pass_hat_k() -> ScoreReducer:
         if not isinstance(reduced.value, dict):
             return reduced
         values = {hat_k(key): reduced.value[key] for key in PASS_HAT_K_KEYS if key in reduced.value}
-        return reduced.model_copy(update={"value": values})
+        # No metadata: no metric of these keys reads it, and the mean's reduction already logs
+        # the first epoch's (Inspect keeps every reduced score until the run ends).
+        return reduced.model_copy(update={"value": values, "metadata": None})
 
     return reduce
 
@@ -353,10 +355,10 @@ def commerce_case(
     )
 
     async def score(state: TaskState, target: Target) -> Score:
-        case = Case.model_validate(state.metadata["case"])
+        case = case_of(state.metadata)
         if case.skip:
             return Score.unscored(reason="skipped", explanation=f"skipped: {case.skip}")
-        run = store_as(RunRecord).run
+        run = recorded_run()
         if run is None:
             return Score.unscored(reason="no_run", explanation="the solver recorded no run")
         grades = code_grades(case, run, roles, state.metadata, domain, fixtures, poisoned, tools)
@@ -380,19 +382,18 @@ def commerce_case(
                     explain(grades, rubric_notes(judgement, values)),
                 ]
             ),
-            metadata={
-                "failed_keys": failed,
-                "grades": [
-                    {"key": g.key, "part": g.part, "passed": g.passed, "reason": g.reason}
+            metadata=ScoreMetadata(
+                failed_keys=tuple(failed),
+                grades=tuple(
+                    GradeRecord(key=g.key, part=g.part, passed=g.passed, reason=g.reason)
                     for g in grades
-                ],
-                "counterexample": state.metadata.get("counterexample"),
-                # the calls part's count beside its pass/fail (turn-ending tools not counted)
-                "calls_made": sum(1 for c in run.all_calls() if c.tool not in roles.turn_ending),
-                "alternative": state.metadata.get("alternative"),
-                "judge": judgement.metadata() if judgement else None,
-                "judge_off": not judge,
-            },
+                ),
+                counterexample=state.metadata.get("counterexample"),
+                calls_made=sum(1 for c in run.all_calls() if c.tool not in roles.turn_ending),
+                alternative=state.metadata.get("alternative"),
+                judge=judgement.record() if judgement else None,
+                judge_off=not judge,
+            ).frozen(),
         )
 
     return score

@@ -22,6 +22,7 @@ from commerce_evals.cases.state import AFTER
 from commerce_evals.domains.base import Session, World
 from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.harness.events import ToolResultEvent
+from commerce_evals.harness.frozen import freeze
 
 
 class ChainLink(BaseModel):
@@ -106,11 +107,12 @@ def resolve_chains(sources: list[tuple[Path, Case]]) -> dict[str, Chain]:
 
 def with_chains(samples: list[Sample], chains: dict[str, Chain]) -> list[Sample]:
     """Put each chained case's Chain in its samples' metadata, where the solver finds it."""
+    dumps = {case_id: freeze(chain.model_dump(mode="json")) for case_id, chain in chains.items()}
     for sample in samples:
         case_id = (sample.metadata or {}).get("case", {}).get("id")
-        if case_id in chains:
+        if case_id in dumps:
             assert sample.metadata is not None
-            sample.metadata["chain"] = chains[case_id].model_dump(mode="json")
+            sample.metadata["chain"] = dumps[case_id]
     return samples
 
 

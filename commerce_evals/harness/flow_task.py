@@ -31,6 +31,8 @@ from commerce_evals.grading.oracle import oracle_changes
 from commerce_evals.grading.scorer import commerce_case, role_args
 from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
 from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.harness.frozen import freeze
+from commerce_evals.harness.sample_case import case_json
 from commerce_evals.harness.shards import Shard
 from commerce_evals.harness.shards import metadata as shard_metadata
 from commerce_evals.harness.solver import DEFAULT_MAX_ROUNDS, SESSION_VARIABLES, commerce_agent
@@ -131,15 +133,15 @@ def check_cases(sources: list[tuple[Path, Case]], world: World, agent: AgentProf
 def case_metadata(
     case: Case, agent_fingerprint: dict[str, str], counterexamples: bool = False
 ) -> dict[str, Any]:
-    # A sample's metadata is deep-copied for every metric key of every score view, so a run of
-    # the cases leaves out the counterexamples it does not replay.
+    # A run of the cases leaves out the counterexamples it does not replay. The dump is frozen
+    # (harness.frozen): Inspect copies sample metadata per epoch and per metric view.
     exclude = None if counterexamples else {"counterexamples"}
     return {
-        "case": case.model_dump(mode="json", exclude_defaults=True, exclude=exclude),
+        "case": case_json(case.model_dump(mode="json", exclude_defaults=True, exclude=exclude)),
         "flow": case.flow,
         "priority": case.priority,
         "difficulty": case.difficulty,
-        "tags": case.tags,
+        "tags": freeze(case.tags),
         "niche": case.niche or "",
         **agent_fingerprint,
     }
@@ -157,7 +159,7 @@ def with_oracles(
     for case in cases:
         chain = chains.get(case.id)
         dumped = chain.model_dump(mode="json") if chain else None
-        by_case[case.id] = oracle_changes(world, agent.tools, case, dumped)
+        by_case[case.id] = freeze(oracle_changes(world, agent.tools, case, dumped))
     for sample in samples:
         assert sample.metadata is not None
         sample.metadata["oracle_changes"] = by_case[sample.metadata["case"]["id"]]

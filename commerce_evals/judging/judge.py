@@ -27,6 +27,7 @@ from inspect_ai.util import json_schema
 from pydantic import BaseModel
 
 from commerce_evals.cases.model import Expected
+from commerce_evals.grading.score_metadata import CutRecord, JudgeRecord, VerdictRecord
 from commerce_evals.harness.events import Run
 from commerce_evals.judging.dimensions import (
     RUBRIC,
@@ -114,20 +115,21 @@ class DimensionVerdict:
     # replays, so a report can count the judging a run needed whether or not it was paid again
     tokens: tuple[int, int] = (0, 0)
 
-    def as_metadata(self) -> dict[str, Any]:
-        return {
-            "dimension": self.dimension,
-            "status": self.status,
-            "verdict": self.verdict,
-            "critique": self.critique,
-            "reason": self.reason,
-            "called": self.called,
-            "cached": self.cached,
-            "input_tokens": self.tokens[0],
-            "output_tokens": self.tokens[1],
-            **(self.fingerprint.as_metadata() if self.fingerprint else {"fingerprint": None}),
-            **({"reply": self.reply[:2000]} if self.status == "judge_failed" else {}),
-        }
+    def record(self) -> VerdictRecord:
+        """The verdict as the score's metadata holds it."""
+        return VerdictRecord(
+            dimension=self.dimension,
+            status=self.status,
+            verdict=self.verdict,
+            critique=self.critique,
+            reason=self.reason,
+            called=self.called,
+            cached=self.cached,
+            input_tokens=self.tokens[0],
+            output_tokens=self.tokens[1],
+            **(self.fingerprint.as_metadata() if self.fingerprint else {}),
+            reply=self.reply[:2000] if self.status == "judge_failed" else None,
+        )
 
 
 @dataclass(frozen=True)
@@ -176,14 +178,15 @@ class CaseJudgement:
         }
         return [k for k in (RUBRIC, "dimensions") if k in keys]
 
-    def metadata(self) -> dict[str, Any]:
-        return {
-            "verdicts": [v.as_metadata() for v in self.verdicts],
-            "rubric_reason": self.reason(),
-            "off": self.off,
-            "transcript_sha": self.transcript_sha,
-            "cut": self.cut.as_metadata() if self.cut else None,
-        }
+    def record(self) -> JudgeRecord:
+        """The judgement as the score's metadata holds it."""
+        return JudgeRecord(
+            verdicts=tuple(v.record() for v in self.verdicts),
+            rubric_reason=self.reason(),
+            off=self.off,
+            transcript_sha=self.transcript_sha,
+            cut=CutRecord(**self.cut.as_metadata()) if self.cut else None,
+        )
 
     def notes(self) -> list[str]:
         lines: list[str] = []

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
+from commerce_evals.grading.score_metadata import VerdictRecord
 from commerce_evals.judging.dimensions import JUDGES_DIR, Dimension
 from commerce_evals.judging.transcript import QuotedTranscript, name, quote, quote_text
 
@@ -167,14 +168,13 @@ def fingerprint(
     )
 
 
-def judge_key(verdict: dict[str, Any]) -> str:
+def judge_key(verdict: VerdictRecord) -> str:
     """Which judge a recorded verdict came from, for pooling: model, template and config, and for
     a shared dimension its text and reference too (a case's own rubric differs per case by
     design). "" when no judge was called. Verdicts with different keys are never pooled."""
-    model = verdict.get("model")
-    if not model:
+    if not verdict.model:
         return ""
-    parts = [model, verdict.get("template_sha"), verdict.get("config_sha")]
-    if verdict.get("dimension", "rubric") != "rubric":
-        parts += [verdict.get("dimension_sha"), verdict.get("context_sha")]
-    return f"{model} {sha(parts)[:6]}"
+    parts = [verdict.model, verdict.template_sha, verdict.config_sha]
+    if verdict.dimension != "rubric":
+        parts += [verdict.dimension_sha, verdict.context_sha]
+    return f"{verdict.model} {sha(parts)[:6]}"

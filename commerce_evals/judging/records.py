@@ -11,6 +11,7 @@ from inspect_ai.scorer import Score
 from inspect_ai.util import Store
 
 from commerce_evals.cases.model import Case
+from commerce_evals.grading.score_metadata import ScoreMetadata
 from commerce_evals.harness.events import Run
 from commerce_evals.harness.solver import RunRecord
 from commerce_evals.judging.prompt import judge_key
@@ -65,18 +66,18 @@ def case_score(sample: EvalSample) -> Score | None:
 def judged_items(log: EvalLog, path: str = "") -> Iterator[JudgedItem]:
     for sample in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)):
         score = case_score(sample)
-        judge = (score.metadata or {}).get("judge") if score else None
-        if not judge:
+        judge = ScoreMetadata.from_score(score).judge
+        if judge is None:
             continue
-        for verdict in judge.get("verdicts", []):
+        for verdict in judge.verdicts:
             yield JudgedItem(
                 log=path,
                 sample_id=str(sample.id),
                 epoch=sample.epoch,
-                dimension=verdict["dimension"],
-                status=verdict["status"],
-                transcript_sha=judge.get("transcript_sha"),
-                fingerprint=verdict.get("fingerprint"),
+                dimension=verdict.dimension,
+                status=verdict.status,
+                transcript_sha=judge.transcript_sha,
+                fingerprint=verdict.fingerprint,
                 judge=judge_key(verdict),
             )
 

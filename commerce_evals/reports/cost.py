@@ -20,8 +20,8 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, read_eval_log
 
-from commerce_evals.harness.flow_task import flow_task
 from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.harness.flow_task import flow_task
 
 AGENT_MODEL = "commerce/reference"
 JUDGE_MODEL = "commerce/judge"

@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from commerce_evals.grading.score_metadata import VerdictRecord
 from commerce_evals.reports.logs import CaseResult, RunResults
 
 AGENT_KEYS = {
@@ -24,12 +25,11 @@ AGENT_KEYS = {
 }
 
 
-def judge_of(verdict: dict[str, Any]) -> str | None:
+def judge_of(verdict: VerdictRecord) -> str | None:
     """Which judge gave a verdict: model, template and config (None: no judge was called)."""
-    model = verdict.get("model")
-    if not model:
+    if not verdict.model:
         return None
-    return f"{model} (template {verdict.get('template_sha')}, config {verdict.get('config_sha')})"
+    return f"{verdict.model} (template {verdict.template_sha}, config {verdict.config_sha})"
 
 
 def case_judges(case: CaseResult) -> set[str]:
@@ -38,12 +38,7 @@ def case_judges(case: CaseResult) -> set[str]:
 
 def case_verdict_fingerprints(case: CaseResult) -> set[tuple[str, str]]:
     """(dimension, fingerprint) of every verdict a judge gave on the case."""
-    return {
-        (str(v.get("dimension")), str(v["fingerprint"]))
-        for e in case.epochs
-        for v in e.verdicts
-        if v.get("fingerprint")
-    }
+    return {(v.dimension, v.fingerprint) for e in case.epochs for v in e.verdicts if v.fingerprint}
 
 
 def run_judges(run: RunResults) -> set[str]:
@@ -56,9 +51,8 @@ def dimension_texts(run: RunResults) -> dict[tuple[str, str], set[str]]:
     for case in run.cases.values():
         for epoch in case.epochs:
             for v in epoch.verdicts:
-                if v.get("dimension_sha"):
-                    key = (case.id, str(v.get("dimension")))
-                    texts[key].add(f"{v['dimension_sha']}/{v.get('context_sha')}")
+                if v.dimension_sha:
+                    texts[(case.id, v.dimension)].add(f"{v.dimension_sha}/{v.context_sha}")
     return texts
 
 

@@ -26,6 +26,7 @@ from inspect_ai.analysis import (
 )
 from inspect_ai.log import EvalLog
 
+from commerce_evals.grading.score_metadata import VERDICTS_PATH, verdicts_from
 from commerce_evals.judging.prompt import judge_key
 from commerce_evals.reports.logs import PARTS, PRIORITIES, SCORER
 from commerce_evals.reports.prices import PriceTable
@@ -56,14 +57,14 @@ def sample_frame(logs: Sequence[EvalLog]) -> pd.DataFrame:
         *EvalInfo,
         *(
             SampleColumn(
-                f"verdicts_{name}", path=f"scores.{name}.metadata.judge.verdicts", full=True
+                f"verdicts_{name}", path=f"scores.{name}.metadata.{VERDICTS_PATH}", full=True
             )
             for name in JUDGED_SCORERS
         ),
     ]
     frame = samples_df(list(logs), columns=columns, quiet=True)
     verdicts = [
-        [v for name in JUDGED_SCORERS for v in (_json(row.get(f"verdicts_{name}")) or [])]
+        [v for name in JUDGED_SCORERS for v in verdicts_from(_json(row.get(f"verdicts_{name}")))]
         for _, row in frame.iterrows()
     ]
     frame["verdicts"] = verdicts
@@ -166,8 +167,8 @@ def verdict_rows(samples: pd.DataFrame) -> pd.DataFrame:
                     "model": row["model"],
                     "id": row["id"],
                     "epoch": row["epoch"],
-                    "dimension": verdict.get("dimension", "rubric"),
-                    "status": verdict.get("status", "not_judged"),
+                    "dimension": verdict.dimension,
+                    "status": verdict.status,
                     "judge": judge_key(verdict),
                     "captured": captured if isinstance(captured, str) and captured else None,
                     "created": str(row["created"]),
@@ -230,14 +231,14 @@ def judge_tokens(samples: pd.DataFrame) -> pd.DataFrame:
             ),
         )
         for verdict in row["verdicts"]:
-            if not verdict.get("called"):
+            if not verdict.called:
                 continue
-            tokens_in = int(verdict.get("input_tokens") or 0)
-            tokens_out = int(verdict.get("output_tokens") or 0)
+            tokens_in = verdict.input_tokens
+            tokens_out = verdict.output_tokens
             mine["judge_calls"] += 1
             mine["judge_all_input"] += tokens_in
             mine["judge_all_output"] += tokens_out
-            if verdict.get("cached"):
+            if verdict.cached:
                 mine["judge_cached"] += 1
                 mine["judge_cached_input"] += tokens_in
                 mine["judge_cached_output"] += tokens_out

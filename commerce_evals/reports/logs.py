@@ -32,11 +32,11 @@ from typing import Any, Literal
 
 import fsspec
 from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
-from inspect_ai.scorer import Score
 
 from commerce_evals.cases.errors import InputError
-from commerce_evals.reports.set_spec import CaseInfo, Priority
+from commerce_evals.grading.score_metadata import ScoreMetadata, VerdictRecord
 from commerce_evals.harness.shards import Shard
+from commerce_evals.reports.set_spec import CaseInfo, Priority
 
 SCORER = "commerce_case"
 PARTS = ("outcome", "path", "calls", "rubric")
@@ -64,7 +64,7 @@ class EpochResult:
     parts: dict[str, float] = field(default_factory=dict)
     failed_keys: tuple[str, ...] = ()
     failures: tuple[Failure, ...] = ()
-    verdicts: tuple[dict[str, Any], ...] = ()
+    verdicts: tuple[VerdictRecord, ...] = ()
     error: str | None = None
     skipped: bool = False
     needs_review: bool = False  # the judge left an asserted rubric unsettled: not pass, not fail
@@ -365,24 +365,14 @@ def _is_nan(value: Any) -> bool:
     return isinstance(value, float) and math.isnan(value)
 
 
-def _failures(score: Score) -> tuple[Failure, ...]:
-    metadata = score.metadata or {}
-    failures = [
-        Failure(g["key"], g["part"], g["reason"])
-        for g in metadata.get("grades") or []
-        if not g.get("passed")
-    ]
-    for verdict in verdicts_of(score):
-        if verdict.get("status") == "fail":
-            dimension = verdict.get("dimension", "rubric")
+def _failures(metadata: ScoreMetadata) -> tuple[Failure, ...]:
+    failures = [Failure(g.key, g.part, g.reason) for g in metadata.failed_grades()]
+    for verdict in metadata.verdicts:
+        if verdict.status == "fail":
+            dimension = verdict.dimension
             key = "rubric" if dimension == "rubric" else f"dimensions/{dimension}"
-            failures.append(Failure(key, "rubric", verdict.get("critique") or "judge: Fail"))
+            failures.append(Failure(key, "rubric", verdict.critique or "judge: Fail"))
     return tuple(failures)
-
-
-def verdicts_of(score: Score) -> list[dict[str, Any]]:
-    judge = (score.metadata or {}).get("judge") or {}
-    return list(judge.get("verdicts") or [])
 
 
 def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
@@ -391,11 +381,12 @@ def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
     if score is None:
         return EpochResult(sample.epoch, None, error=error or f"no {scorer} score")
     value = score.value
+    metadata = ScoreMetadata.from_score(score)
     if not isinstance(value, dict) or _is_nan(value.get("passed", math.nan)):
         return EpochResult(
             sample.epoch,
             None,
-            verdicts=tuple(verdicts_of(score)),
+            verdicts=metadata.verdicts,
             error=error,
             skipped=score.reason == "skipped",
         )
@@ -407,7 +398,7 @@ def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
             sample.epoch,
             None,
             parts=parts,
-            verdicts=tuple(verdicts_of(score)),
+            verdicts=metadata.verdicts,
             error=error,
             needs_review=True,
             passed_code=passed_code,
@@ -416,9 +407,9 @@ def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
         sample.epoch,
         float(value["passed"]) == 1.0,
         parts=parts,
-        failed_keys=tuple((score.metadata or {}).get("failed_keys") or ()),
-        failures=_failures(score),
-        verdicts=tuple(verdicts_of(score)),
+        failed_keys=metadata.failed_keys,
+        failures=_failures(metadata),
+        verdicts=metadata.verdicts,
         error=error,
         passed_code=passed_code,
     )

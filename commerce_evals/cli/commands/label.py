@@ -20,7 +20,10 @@ from rich.panel import Panel
 from rich.prompt import Prompt
 from rich.text import Text
 
-from commerce_evals.harness.events import Run
+from commerce_evals.grading.score_metadata import ScoreMetadata
+from commerce_evals.harness.events import (
+    Run,
+)
 from commerce_evals.judging.dimensions import RUBRIC, shared_dimensions
 from commerce_evals.judging.labels import Label, LabelFileError, append_label, now, read_labels
 from commerce_evals.judging.prompt import judge_key, sha
@@ -76,13 +79,13 @@ def _log_items(log: EvalLog, dimensions: list[str] | None) -> list[LabelItem]:
     reference = judge_reference(log)
     for sample in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)):
         score = case_score(sample)
-        judge = (score.metadata or {}).get("judge") if score else None
+        judge = ScoreMetadata.from_score(score).judge
         run = sample_run(sample)
-        if not judge or run is None:
+        if judge is None or run is None:
             continue
         case = sample_case(sample)
-        for verdict in judge["verdicts"]:
-            name = verdict["dimension"]
+        for verdict in judge.verdicts:
+            name = verdict.dimension
             if dimensions and name not in dimensions:
                 continue
             if name != RUBRIC and name not in shared_dimensions():
@@ -94,7 +97,7 @@ def _log_items(log: EvalLog, dimensions: list[str] | None) -> list[LabelItem]:
                     dimension=name,
                     criterion=_criterion(name, case.expected.rubric),
                     run=run,
-                    transcript_sha=judge.get("transcript_sha") or sha(run.model_dump(mode="json")),
+                    transcript_sha=judge.transcript_sha or sha(run.model_dump(mode="json")),
                     reference=reference if _needs_reference(name) else "",
                     judge=judge_key(verdict),
                 )

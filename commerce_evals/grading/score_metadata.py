@@ -1,0 +1,181 @@
+"""The metadata of a commerce_case score: written by the scorer, read back by every report.
+
+One model instead of a contract of string keys. The scorer builds a ScoreMetadata and stores
+`to_metadata()` on the Score, the same JSON the log has always held, so `inspect view` shows it
+as before and logs written before this model read back through it.
+
+Reading is lenient on purpose, because logs outlive the code that wrote them: a key an older
+scorer did not write takes its default (no grades, no failed keys, no judge record, ...), a key
+this model does not know is ignored, and metadata that is not a mapping at all, or whose values
+have the wrong type, reads as an empty record with `unreadable` saying why (a report then shows
+the score's pass/fail with no keys behind it rather than stopping). Writing is strict.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.scorer import Score
+from pydantic import BaseModel, ConfigDict, ValidationError, model_serializer
+from pydantic_core.core_schema import SerializerFunctionWrapHandler
+
+from commerce_evals.harness.frozen import freeze
+
+# The verdict's prompt fingerprint: written together, or only "fingerprint": null.
+FINGERPRINT_FIELDS = ("model", "dimension_sha", "template_sha", "config_sha", "context_sha")
+
+
+class Record(BaseModel):
+    """Lenient on read (see the module docstring), frozen once read."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class GradeRecord(Record):
+    """One code-graded key or invariant."""
+
+    key: str
+    part: str
+    passed: bool
+    reason: str = ""
+
+
+class VerdictRecord(Record):
+    """One judge verdict on one dimension (judging.judge.DimensionVerdict, as logged)."""
+
+    dimension: str = "rubric"
+    status: str = "not_judged"  # one of judging.judge.STATUSES
+    verdict: str | None = None
+    critique: str = ""
+    reason: str = ""
+    called: bool = False
+    cached: bool = False
+    input_tokens: int = 0
+    output_tokens: int = 0
+    fingerprint: str | None = None
+    model: str | None = None
+    dimension_sha: str | None = None
+    template_sha: str | None = None
+    config_sha: str | None = None
+    context_sha: str | None = None
+    reply: str | None = None  # only for a judge failure: what the judge said
+
+    @model_serializer(mode="wrap")
+    def _as_logged(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if self.fingerprint is None:
+            for name in FINGERPRINT_FIELDS:
+                data.pop(name, None)
+        if self.reply is None:
+            data.pop("reply", None)
+        return data
+
+
+class CutRecord(Record):
+    """How the transcript the judge read was cut to its budget."""
+
+    budget: int = 0
+    original_chars: int = 0
+    kept_chars: int = 0
+    chars_dropped: int = 0
+    turns_dropped: int = 0
+    events_dropped: int = 0
+    values_clipped: int = 0
+
+
+class JudgeRecord(Record):
+    """The judge's part of a score: every verdict, and why the rubric is unsettled if it is."""
+
+    verdicts: tuple[VerdictRecord, ...] = ()
+    rubric_reason: str | None = None
+    off: bool = False
+    transcript_sha: str | None = None
+    cut: CutRecord | None = None
+
+
+class ScoreMetadata(Record):
+    """What a commerce_case score holds besides its values and explanation."""
+
+    failed_keys: tuple[str, ...] = ()
+    grades: tuple[GradeRecord, ...] = ()
+    counterexample: str | None = None
+    # the calls part's count beside its pass/fail (turn-ending tools not counted); None in logs
+    # written before it was recorded
+    calls_made: int | None = None
+    alternative: str | None = None
+    judge: JudgeRecord | None = None
+    judge_off: bool = False
+    # set on read only, never written: why the stored metadata could not be read
+    unreadable: str | None = None
+
+    @classmethod
+    def from_score(cls, score: Score | None) -> ScoreMetadata:
+        return cls.from_metadata(score.metadata if score is not None else None)
+
+    @classmethod
+    def from_metadata(cls, metadata: Any) -> ScoreMetadata:
+        if metadata is None:
+            return cls()
+        if not isinstance(metadata, dict):
+            return cls(unreadable=f"score metadata is a {type(metadata).__name__}, not a mapping")
+        try:
+            return cls.model_validate(metadata)
+        except ValidationError as err:
+            first = err.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            return cls(unreadable=f"score metadata {where}: {first['msg']}")
+
+    def to_metadata(self) -> dict[str, Any]:
+        """The JSON stored on the Score (and so in the log)."""
+        return self.model_dump(mode="json", exclude={"unreadable"})
+
+    def frozen(self) -> dict[str, Any]:
+        """to_metadata() frozen: Inspect deep-copies a score for each metric key, and a frozen
+        value is its own copy (see harness.frozen). It serialises as the same JSON."""
+        frozen: dict[str, Any] = freeze(self.to_metadata())
+        return frozen
+
+    @property
+    def verdicts(self) -> tuple[VerdictRecord, ...]:
+        return self.judge.verdicts if self.judge else ()
+
+    def failed_grades(self) -> list[GradeRecord]:
+        return [g for g in self.grades if not g.passed]
+
+    def failed_code_keys(self) -> list[str]:
+        """The failed keys the code graders own (the judge's `rubric`/`dimensions` left out)."""
+        return [k for k in self.failed_keys if k not in {"rubric", "dimensions"}]
+
+
+# Where the verdicts sit in a score's metadata, for readers that extract that list alone (Inspect's
+# samples_df column path: `scores.<scorer>.metadata.judge.verdicts`).
+VERDICTS_PATH = "judge.verdicts"
+
+
+def verdicts_from(raw: Any) -> tuple[VerdictRecord, ...]:
+    """Verdicts read from a log's `judge.verdicts` list where it was extracted on its own (the
+    analysis data frames); an entry that does not read as a verdict is left out, as in
+    ScoreMetadata.from_metadata an unreadable record is."""
+    if not isinstance(raw, list):
+        return ()
+    verdicts = []
+    for item in raw:
+        try:
+            verdicts.append(VerdictRecord.model_validate(item))
+        except ValidationError:
+            continue
+    return tuple(verdicts)
+
+
+class ProductionScoreMetadata(Record):
+    """What a production_judges score holds: the same judge record and failed keys (every one a
+    `dimensions/<name>`), with the conversation it judged and the dimensions it could not."""
+
+    conversation: str = ""
+    captured_at: str = ""
+    judge: JudgeRecord | None = None
+    not_applicable: tuple[str, ...] = ()
+    failed_keys: tuple[str, ...] = ()
+
+    def to_metadata(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")

@@ -1,0 +1,65 @@
+"""Read-only JSON values, which a deep copy returns as they are.
+
+Inspect deep-copies a sample's metadata into every epoch's TaskState, and deep-copies each
+SampleScore (its score metadata and the whole sample metadata with it) once for every metric key
+of every score view: fourteen times per case for a flow's scorer. The case dump, its oracle
+change sets and a chain's replays are never changed after the task loads, and a score's metadata
+is never changed after it is scored, so they are stored frozen: a dict or list that refuses
+changes and is its own deep copy. They serialise as the plain JSON they hold (the log and
+`inspect view` see no difference) and read back from a log as plain dicts and lists.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+
+def _refuse(self: object, *args: Any, **kwargs: Any) -> NoReturn:
+    raise TypeError(f"a frozen {type(self).__name__} cannot change; copy it to change it")
+
+
+class FrozenDict(dict[str, Any]):
+    """A JSON object that refuses changes; copying it returns it."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenDict:
+        return self
+
+    def __copy__(self) -> FrozenDict:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+
+class FrozenList(list[Any]):
+    """A JSON array that refuses changes; copying it returns it."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenList:
+        return self
+
+    def __copy__(self) -> FrozenList:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenList, (list(self),))
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+
+def freeze(value: Any) -> Any:
+    """The same JSON value with every object and array in it frozen."""
+    if isinstance(value, FrozenDict | FrozenList):
+        return value
+    if isinstance(value, dict):
+        return FrozenDict({key: freeze(item) for key, item in value.items()})
+    if isinstance(value, list | tuple):
+        return FrozenList(freeze(item) for item in value)
+    return value

@@ -1,0 +1,201 @@
+"""The score-metadata model writes the JSON logs have always held and reads old or odd logs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.log import EvalSample
+from inspect_ai.scorer import Score
+
+from commerce_evals.grading.score_metadata import (
+    CutRecord,
+    GradeRecord,
+    JudgeRecord,
+    ScoreMetadata,
+    VerdictRecord,
+    verdicts_from,
+)
+from commerce_evals.judging.judge import CaseJudgement, DimensionVerdict
+from commerce_evals.judging.prompt import Fingerprint
+from commerce_evals.judging.transcript import Cut
+from commerce_evals.reports.logs import epoch_result
+
+FINGERPRINT = Fingerprint(
+    model="anthropic/judge",
+    dimension_sha="d1",
+    template_sha="t1",
+    config_sha="c1",
+    context_sha=None,
+)
+
+# The layout the scorer wrote before the model existed (key order included): logs hold this.
+LOGGED: dict[str, Any] = {
+    "failed_keys": ["never_calls", "rubric"],
+    "grades": [
+        {"key": "never_calls", "part": "path", "passed": False, "reason": "called pay"},
+        {"key": "final_cart", "part": "outcome", "passed": True, "reason": ""},
+    ],
+    "counterexample": "pays-anyway",
+    "calls_made": 3,
+    "alternative": None,
+    "judge": {
+        "verdicts": [
+            {
+                "dimension": "rubric",
+                "status": "fail",
+                "verdict": "Fail",
+                "critique": "paid without asking",
+                "reason": "",
+                "called": True,
+                "cached": False,
+                "input_tokens": 900,
+                "output_tokens": 40,
+                "fingerprint": FINGERPRINT.value,
+                "model": "anthropic/judge",
+                "dimension_sha": "d1",
+                "template_sha": "t1",
+                "config_sha": "c1",
+                "context_sha": None,
+            },
+            {
+                "dimension": "grounded_in_policy",
+                "status": "judge_failed",
+                "verdict": None,
+                "critique": "",
+                "reason": "timeout",
+                "called": False,
+                "cached": False,
+                "input_tokens": 0,
+                "output_tokens": 0,
+                "fingerprint": None,
+                "reply": "partial answ",
+            },
+        ],
+        "rubric_reason": None,
+        "off": False,
+        "transcript_sha": "abc123",
+        "cut": {
+            "budget": 100,
+            "original_chars": 150,
+            "kept_chars": 90,
+            "chars_dropped": 60,
+            "turns_dropped": 1,
+            "events_dropped": 2,
+            "values_clipped": 0,
+        },
+    },
+    "judge_off": False,
+}
+
+
+def judgement() -> CaseJudgement:
+    return CaseJudgement(
+        verdicts=[
+            DimensionVerdict(
+                dimension="rubric",
+                status="fail",
+                verdict="Fail",
+                critique="paid without asking",
+                fingerprint=FINGERPRINT,
+                called=True,
+                tokens=(900, 40),
+            ),
+            DimensionVerdict(
+                dimension="grounded_in_policy",
+                status="judge_failed",
+                reason="timeout",
+                reply="partial answ",
+            ),
+        ],
+        transcript_sha="abc123",
+        cut=Cut(
+            budget=100,
+            original_chars=150,
+            kept_chars=90,
+            turns_dropped=1,
+            events_dropped=2,
+        ),
+    )
+
+
+def written() -> ScoreMetadata:
+    return ScoreMetadata(
+        failed_keys=("never_calls", "rubric"),
+        grades=(
+            GradeRecord(key="never_calls", part="path", passed=False, reason="called pay"),
+            GradeRecord(key="final_cart", part="outcome", passed=True, reason=""),
+        ),
+        counterexample="pays-anyway",
+        calls_made=3,
+        judge=judgement().record(),
+    )
+
+
+def test_the_scorer_writes_the_json_logs_already_hold() -> None:
+    metadata = written().to_metadata()
+    assert metadata == LOGGED
+    assert list(metadata) == list(LOGGED)
+    for new, old in zip(metadata["judge"]["verdicts"], LOGGED["judge"]["verdicts"], strict=True):
+        assert list(new) == list(old)
+
+
+def test_what_is_written_reads_back_the_same() -> None:
+    assert ScoreMetadata.from_metadata(written().to_metadata()) == written()
+    read = ScoreMetadata.from_score(Score(value={"passed": 0.0}, metadata=LOGGED))
+    assert read.unreadable is None
+    assert [g.key for g in read.failed_grades()] == ["never_calls"]
+    assert [v.status for v in read.verdicts] == ["fail", "judge_failed"]
+    assert read.failed_code_keys() == ["never_calls"]
+
+
+def test_a_log_from_before_a_field_existed_reads_with_its_default() -> None:
+    old = {"failed_keys": ["never_calls"], "grades": LOGGED["grades"], "judge": None}
+    read = ScoreMetadata.from_metadata(old)
+    assert read.unreadable is None
+    assert read.calls_made is None and read.judge_off is False and read.verdicts == ()
+    assert read.failed_keys == ("never_calls",)
+    # a verdict logged before tokens were counted
+    legacy = {"dimension": "rubric", "status": "pass", "called": True, "fingerprint": None}
+    assert verdicts_from([legacy])[0].input_tokens == 0
+
+
+def test_unknown_keys_are_ignored_and_no_metadata_is_an_empty_record() -> None:
+    read = ScoreMetadata.from_metadata({**LOGGED, "added_by_a_later_version": [1, 2]})
+    assert read == ScoreMetadata.from_metadata(LOGGED)
+    assert ScoreMetadata.from_score(Score.unscored(reason="skipped")) == ScoreMetadata()
+    assert ScoreMetadata.from_score(None) == ScoreMetadata()
+
+
+def test_metadata_of_the_wrong_shape_reads_as_unreadable_not_a_crash() -> None:
+    read = ScoreMetadata.from_metadata({"grades": "not a list"})
+    assert read.unreadable and "grades" in read.unreadable
+    assert read.grades == () and read.failed_keys == ()
+    assert ScoreMetadata.from_metadata(["a", "list"]).unreadable == (
+        "score metadata is a list, not a mapping"
+    )
+    assert verdicts_from([{"called": "maybe not"}, "junk"]) == ()
+    assert verdicts_from(None) == ()
+
+
+def test_a_report_reads_an_unreadable_score_by_its_value_alone() -> None:
+    sample = EvalSample(
+        id="checkout-001",
+        epoch=1,
+        input="hi",
+        target="",
+        scores={
+            "commerce_case": Score(
+                value={"passed": 0.0, "passed_code": 0.0, "needs_review": 0.0, "path": 0.0},
+                metadata={"grades": [{"key": 1}]},
+            )
+        },
+    )
+    result = epoch_result(sample)
+    assert result.passed is False and result.failed_keys == () and result.failures == ()
+
+
+def test_a_verdict_without_a_fingerprint_writes_no_fingerprint_parts() -> None:
+    bare = VerdictRecord(dimension="rubric", status="not_judged")
+    dumped = JudgeRecord(verdicts=(bare,), cut=CutRecord()).model_dump(mode="json")
+    assert "model" not in dumped["verdicts"][0] and "reply" not in dumped["verdicts"][0]
+    assert dumped["verdicts"][0]["fingerprint"] is None
