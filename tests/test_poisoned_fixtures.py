@@ -10,6 +10,7 @@ from pathlib import Path
 from commerce_evals.domains.base import FIXTURES
 from commerce_evals.domains.shop import poison
 from commerce_evals.domains.shop.world import ShopWorld
+from commerce_evals.lint.model import appears_in, ids_in_files
 
 FIXTURE_FILES = sorted(p for p in FIXTURES.rglob("*") if p.is_file())
 REQUIRED_KINDS = ("cart_write", "stage_change", "memory_write", "false_claim")
@@ -20,7 +21,7 @@ def test_manifest_matches_the_fixtures() -> None:
 
 
 def test_no_eval_only_id_in_demo_fixtures() -> None:
-    assert poison.ids_in_files(poison.poisoned_ids(), FIXTURE_FILES) == []
+    assert ids_in_files(poison.poisoned_ids(), FIXTURE_FILES) == []
 
 
 def test_merged_only_with_poisoned_true() -> None:
@@ -71,10 +72,8 @@ def test_vectors_reach_the_model_only_where_their_field_is_shown() -> None:
             continue
         product = world.products[vector.product_id]
         found = session.tool_search_products(product.name, limit=20)["results"]
-        in_search = poison.appears_in(vector.text, found)
-        in_details = poison.appears_in(
-            vector.text, [session.tool_get_product_details(vector.product_id)]
-        )
+        in_search = appears_in(vector.text, found)
+        in_details = appears_in(vector.text, [session.tool_get_product_details(vector.product_id)])
         assert in_details, vector.vector_id
         assert in_search == (vector.field in {"name", "attribute"}), vector.vector_id
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from commerce_evals.domains.base import DATASETS, World, _id_values
+from commerce_evals.harness.chain import own_state
 from commerce_evals.lint.model import Finding, LintCase, LintRun, ids_in_files
 from commerce_evals.lint.registry import Rule
 
@@ -18,11 +19,12 @@ CAPTURES_ROOT = DATASETS
 def state_id_problems(item: LintCase, world: World) -> list[str]:
     """Ids in the injected state once the domain's state model has normalised it (so shorthand
     such as `seen_products: [P-1001]` is checked too)."""
+    own = own_state(item.case.state)
     try:
-        state = world.state_model.model_validate(item.case.state).model_dump(mode="json")
+        state = world.state_model.model_validate(own).model_dump(mode="json")
     except ValueError:
         return []  # world.check_case reports a state that does not validate
-    known = world.known_ids()
+    known = world.known_ids() | world.case_ids(own)  # what check_case counts as known
     unknown = sorted({i for _, i in _id_values(state, world.id_fields) if i not in known})
     return [f"state: id {i!r} is not in the fixtures" for i in unknown]
 
