@@ -9,15 +9,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from commerce_evals.harness.events import (
-    CartUpdateEvent,
-    ReplyEvent,
-    Run,
-    ToolCallEvent,
-    ToolResultEvent,
-    Turn,
-    TurnEndEvent,
-)
+from commerce_evals.harness import events as ev
 from commerce_evals.judging.transcript import render
 from commerce_evals.reports.markdown import markdown
 from commerce_evals.reports.report import Cell, Column, Heading, RateChart, Report, Text, table
@@ -73,20 +65,20 @@ def test_markdown_escapes_cells_and_links_only_drawn_charts(tmp_path: Path) -> N
     )
 
 
-def _run() -> Run:
-    return Run(
+def _run() -> ev.Run:
+    return ev.Run(
         turns=[
-            Turn(
+            ev.Turn(
                 user="add the <b>lamp</b>",
                 events=[
-                    ToolCallEvent(call_id="1", tool="add_to_cart", args={"product_id": "P-1"}),
-                    ToolResultEvent(call_id="1", tool="add_to_cart", status="ok", data={"n": 1}),
-                    CartUpdateEvent(cart=[{"product_id": "P-1", "quantity": 1}]),
-                    ReplyEvent(text="Added."),
-                    TurnEndEvent(reason="reply"),
+                    ev.ToolCallEvent(call_id="1", tool="add_to_cart", args={"product_id": "P-1"}),
+                    ev.ToolResultEvent(call_id="1", tool="add_to_cart", status="ok", data={"n": 1}),
+                    ev.CartUpdateEvent(cart=[{"product_id": "P-1", "quantity": 1}]),
+                    ev.ReplyEvent(text="Added."),
+                    ev.TurnEndEvent(reason="reply"),
                 ],
             ),
-            Turn(user="thanks", events=[ReplyEvent(text="You're welcome.")]),
+            ev.Turn(user="thanks", events=[ev.ReplyEvent(text="You're welcome.")]),
         ],
         start={"cart": []},
         end={"cart": [{"product_id": "P-1", "quantity": 1}]},

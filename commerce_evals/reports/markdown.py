@@ -5,19 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from commerce_evals.reports.report import (
-    Block,
-    Bullets,
-    Heading,
-    RateChart,
-    Report,
-    Table,
-    Text,
-    TokenChart,
-    TrendChart,
-)
-
-CHARTS = (RateChart, TokenChart, TrendChart)  # consecutive charts: one image link a line
+from commerce_evals.reports.report import CHARTS, Block, Bullets, Heading, Report, Table, Text
 
 
 def _escape(text: str) -> str:
@@ -58,7 +46,7 @@ def markdown(report: Report, drawn: dict[str, Path] | None = None, folder: Path 
         lines = _block(block, drawn or {}, folder)
         if not lines:
             continue
-        charts = isinstance(block, CHARTS) and isinstance(previous, CHARTS)
+        charts = isinstance(block, CHARTS) and isinstance(previous, CHARTS)  # a link a line
         text += ("" if previous is None else "\n" if charts else "\n\n") + "\n".join(lines)
         previous = block
     return text + "\n"

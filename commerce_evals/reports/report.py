@@ -90,6 +90,7 @@ class TrendChart:
 
 
 Chart = RateChart | TokenChart | TrendChart
+CHARTS = (RateChart, TokenChart, TrendChart)
 Block = Heading | Text | Bullets | Table | Chart
 
 
@@ -102,7 +103,7 @@ class Report:
         return self
 
     def charts(self) -> list[Chart]:
-        return [b for b in self.blocks if isinstance(b, RateChart | TokenChart | TrendChart)]
+        return [b for b in self.blocks if isinstance(b, CHARTS)]
 
 
 def table(

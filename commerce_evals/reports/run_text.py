@@ -19,18 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from commerce_evals.grading.reply_facts import what_changed
-from commerce_evals.harness.events import (
-    CartUpdateEvent,
-    ChangeUpdateEvent,
-    Event,
-    ReplyEvent,
-    Run,
-    ToolCallEvent,
-    ToolResultEvent,
-    Turn,
-    TurnEndEvent,
-    UiEvent,
-)
+from commerce_evals.harness import events
+from commerce_evals.harness.events import Event, Run, Turn
 
 Kind = Literal[
     "turn",  # a line opening a turn (a person's style only)
@@ -81,20 +71,20 @@ class RunLine:
 
 def _parts(event: Event) -> tuple[Kind, Any, str | None, str | None]:
     """(kind, value, name, status) of an event; None where the kind has no name or status."""
-    if isinstance(event, ReplyEvent):
+    if isinstance(event, events.ReplyEvent):
         return "reply", event.text, None, None
-    if isinstance(event, ToolCallEvent):
+    if isinstance(event, events.ToolCallEvent):
         return "tool_call", event.args, event.tool, None
-    if isinstance(event, ToolResultEvent):
+    if isinstance(event, events.ToolResultEvent):
         status = event.status if event.reason is None else f"{event.status} ({event.reason})"
         return "tool_result", event.data, event.tool, status
-    if isinstance(event, UiEvent):
+    if isinstance(event, events.UiEvent):
         return "ui", event.payload, event.component, None
-    if isinstance(event, CartUpdateEvent):
+    if isinstance(event, events.CartUpdateEvent):
         return "cart", event.cart, None, None
-    if isinstance(event, ChangeUpdateEvent):
+    if isinstance(event, events.ChangeUpdateEvent):
         return "changes", event.changes, None, None
-    if isinstance(event, TurnEndEvent):
+    if isinstance(event, events.TurnEndEvent):
         return "turn_end", event.reason, None, None
     return "other", event.model_dump(mode="json"), None, None
 
