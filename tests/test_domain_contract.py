@@ -260,7 +260,7 @@ def test_the_fixture_reader_names_file_field_and_count(tmp_path: Path) -> None:
     (tmp_path / "store.yaml").write_text("store_name: x\nsurprise: 1\n", encoding="utf-8")
     with pytest.raises(FixtureError, match=r"store\.yaml: .+ \(\d+ problems?\)"):
         read_fixture(tmp_path, "store", Store)
-    with pytest.raises(FixtureError, match=r"no catalog\.json or catalog\.yaml"):
+    with pytest.raises(FixtureError, match=r"catalog\.json: no such fixture file"):
         read_fixture(tmp_path, "catalog", Store)
 
 
