@@ -36,8 +36,8 @@ def fixture_file(root: Path, stem: str) -> Path | None:
 def read_fixture(root: Path, stem: str, model: type[M]) -> M:
     """The fixture <stem> under root (JSON or YAML), validated by `model`."""
     path = fixture_file(root, stem)
-    if path is None:
-        raise FixtureError(f"{root}: no {stem}.json or {stem}.yaml; add the fixture file")
+    if path is None:  # named as JSON, the form every shipped fixture takes
+        raise FixtureError(f"{root / stem}.json: no such fixture file")
     return read_fixture_file(path, model)
 
 

@@ -442,7 +442,7 @@ def plan_advance_closing(s: SandboxStore, p: Row) -> Plan:
 def plan_create_task(s: SandboxStore, p: Row) -> Plan:
     contact = s.require_contact(p["contactId"]) if "contactId" in p else None
     vehicle = s.require_vehicle(p["vehicleId"]) if "vehicleId" in p else None
-    fields = {k: p[k] for k in ("title", "dueDate", "notes", "assignee") if k in p}
+    fields: dict[str, Any] = {k: p[k] for k in ("title", "dueDate", "notes", "assignee") if k in p}
     fields.update(
         contactId=contact.id if contact else None, vehicleId=vehicle.id if vehicle else None
     )

@@ -5,6 +5,7 @@ Pure functions of the store: no writes happen here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
 
@@ -137,13 +138,14 @@ def _passes(record: Any, filters: dict[str, Any]) -> bool:
 
 
 def _records(store: SandboxStore, kind: str) -> list[Any]:
-    return {
+    readers: dict[str, Callable[[], list[Any]]] = {
         "vehicle": store.vehicles,
         "offer": store.offers,
         "contact": store.contacts,
         "task": store.tasks,
         "closing": store.closings,
-    }[kind]()
+    }
+    return readers[kind]()
 
 
 def _view(record: Any, store: SandboxStore) -> Row:
