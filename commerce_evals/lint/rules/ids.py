@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from commerce_evals.cases.state import own_state
 from commerce_evals.domains.base import DATASETS, World, _id_values
-from commerce_evals.harness.chain import own_state
 from commerce_evals.lint.model import Finding, LintCase, LintRun, ids_in_files
 from commerce_evals.lint.registry import Rule
 
