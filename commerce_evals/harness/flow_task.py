@@ -33,7 +33,8 @@ from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.shards import Shard
 from commerce_evals.harness.shards import metadata as shard_metadata
-from commerce_evals.harness.solver import DEFAULT_MAX_ROUNDS, SESSION_VARIABLES, commerce_agent
+from commerce_evals.harness.solver import SESSION_VARIABLES, commerce_agent
+from commerce_evals.harness.task_args import DEFAULT_MAX_ROUNDS
 from commerce_evals.judging import check_expected
 
 
@@ -222,7 +223,7 @@ def flow_task(
     dataset: str | None = None,
     fixtures: str | None = None,
     instructions: str | None = None,
-    poisoned: bool = True,
+    poisoned: bool | None = True,
     counterexamples: bool = False,
     alternatives: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
@@ -243,6 +244,8 @@ def flow_task(
         instructions: a file of agent instructions to use instead of the domain's.
         poisoned: merge the domain's eval-only poisoned fixtures into the World; without them,
             cases tagged `poisoned` or `benign` (which name eval-only listings) are left out.
+            None: the flow's default (FLOWS[flow].poisoned), which is what its task passes
+            when `-T poisoned` is not given.
         counterexamples: run each case's counterexamples (one sample each) instead of the cases.
         alternatives: run each case's alternative good runs (one sample each) instead of the
             cases; with `counterexamples` too, both kinds.
@@ -256,9 +259,10 @@ def flow_task(
         extra_scorers: scorers to run beside commerce_case, each built from the agent's roles.
     """
     judging = judge_switch(judge)
-    if domain is None or agent is None:
+    if domain is None or agent is None or poisoned is None:
         spec = FLOWS[flow]
         domain, agent = domain or spec.domain, agent or spec.agent
+        poisoned = spec.poisoned if poisoned is None else poisoned
     world = cached_world(domain, fixtures, poisoned)
     profile = world.agents[agent]
     instructions_path = Path(instructions) if instructions else profile.instructions

@@ -36,8 +36,7 @@ from commerce_evals.harness.events import (
     Turn,
     TurnEndEvent,
 )
-
-DEFAULT_MAX_ROUNDS = 12
+from commerce_evals.harness.task_args import DEFAULT_MAX_ROUNDS
 
 
 class RunRecord(StoreModel):
