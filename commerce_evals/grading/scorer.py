@@ -55,6 +55,7 @@ from commerce_evals.grading import invariants
 from commerce_evals.grading.graders import Grade, GradeContext, ToolRoles, grade
 from commerce_evals.harness.chain import own_state
 from commerce_evals.harness.solver import RunRecord
+from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import STATUSES, CaseJudgement, JudgeSettings, judge_case
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
 
@@ -403,10 +404,6 @@ def code_grades(
     """The case's keys, then its domain's invariants it does not waive."""
     if domain is None:
         return grade(case.expected, run, roles)
-    from commerce_evals.harness.flow_task import (
-        cached_world,  # the flow module builds tasks from this one
-    )
-
     world = cached_world(domain, fixtures, poisoned)
     oracles = metadata.get("oracle_changes")
     ctx = GradeContext(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -17,7 +16,6 @@ from inspect_ai.scorer import Scorer
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.model import Case, CaseFileError, case_files, load_case_sources
 from commerce_evals.cases.reading import read_text
-from commerce_evals.domains import load_world
 from commerce_evals.domains.base import (
     DATASETS,
     FIXTURES,
@@ -35,6 +33,7 @@ from commerce_evals.harness.shards import Shard
 from commerce_evals.harness.shards import metadata as shard_metadata
 from commerce_evals.harness.solver import SESSION_VARIABLES, commerce_agent
 from commerce_evals.harness.task_args import DEFAULT_MAX_ROUNDS
+from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import check_expected
 
 
@@ -44,12 +43,6 @@ class InstructionsError(InputError):
 
 # Cases tagged with one of these name eval-only listings: they run only with the poisoned fixtures.
 EVAL_ONLY_TAGS = frozenset({"poisoned", "benign"})
-
-
-@lru_cache(maxsize=16)
-def cached_world(domain: str, fixtures: str | None, poisoned: bool) -> World:
-    """Worlds are immutable, so tasks in one process share them."""
-    return load_world(domain, Path(fixtures) if fixtures else None, poisoned)
 
 
 SKILLS_FOLDER = "skills"
