@@ -738,7 +738,8 @@ def test_any_task_arguments_are_accepted_typed_or_refused_in_one_line(args: dict
         assert len(err.problems) == 1 and "\n" not in err.problems[0]
         assert err.problems[0].startswith("-T ")
         return
-    assert set(accepted) == set(args) <= set(TYPES)
+    # a flow task receives every argument: the given ones checked, the others at their defaults
+    assert set(args) <= set(accepted) == set(TYPES)
     for name, value in accepted.items():
         if TYPES[name] is not object:
             assert value is None or type(value) is TYPES[name], (name, value)
@@ -773,3 +774,7 @@ def test_every_flow_task_takes_the_one_declared_signature() -> None:
         params = inspect.signature(function).parameters
         assert list(params) == [*flow_signature().parameters, "unknown_arguments"], flow
         assert params["max_rounds"].default == DEFAULT_MAX_ROUNDS
+    # an argument not given takes the flow's default, not flow_task's
+    for flow in ("checkout", "merchant"):
+        function = getattr(import_module(f"commerce_evals.{flow}"), flow)
+        assert (function().metadata or {})["poisoned"] is FLOWS[flow].poisoned, flow

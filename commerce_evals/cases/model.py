@@ -252,7 +252,7 @@ class Case(Strict):
         reference = self.reference or []
         if variant is None:
             return reference
-        scripted = [*self.counterexamples, *self.alternatives]
+        scripted: list[Counterexample | Alternative] = [*self.counterexamples, *self.alternatives]
         chosen = next(v for v in scripted if v.name == variant)
         return reference[: len(self.turns) - len(chosen.turns)] + chosen.turns
 

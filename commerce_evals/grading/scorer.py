@@ -278,13 +278,6 @@ def roles_from_args(
     )
 
 
-def reference_reply(case: Case) -> tuple[str, ...] | None:
-    """The known-good replies of the graded turn: the reference's and each alternative's (what
-    the scripted judge compares with; a real judge never sees them)."""
-    replies = tuple(script[-1].reply for script in case.oracle_scripts() if script)
-    return replies or None
-
-
 def rubric_notes(judgement: CaseJudgement | None, values: dict[str, float]) -> list[str]:
     if judgement is None:
         return []
@@ -354,9 +347,7 @@ def commerce_case(
             return Score.unscored(reason="no_run", explanation="the solver recorded no run")
         grades = code_grades(case, run, roles, state.metadata, domain, fixtures, poisoned, tools)
         values = part_values(grades)
-        judgement = await judge_case(
-            case.expected, run, judge_context, settings, reference_reply(case)
-        )
+        judgement = await judge_case(case.expected, run, judge_context, settings)
         values["rubric"] = judgement.value if judgement else NAN
         values["judged"] = judgement.judged if judgement and not judgement.off else NAN
         values = ordered(values | overall_verdict(values, judgement))

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from contextvars import ContextVar
-from dataclasses import dataclass
 from functools import lru_cache
 from string import Template
 from typing import Any
@@ -23,7 +21,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef, ToolParams
 from inspect_ai.util import StoreModel, store_as
 
-from commerce_evals.cases.model import Case, ScriptedTurn
+from commerce_evals.cases.model import Case
 from commerce_evals.domains.base import AgentProfile, Session, ToolSpec, World
 from commerce_evals.grading import invariants
 from commerce_evals.grading.graders import tables_read
@@ -43,18 +41,6 @@ class RunRecord(StoreModel):
     """The Run, kept in the sample store so `inspect view` shows it beside the transcript."""
 
     run: Run | None = None
-
-
-@dataclass(frozen=True)
-class ReplayScript:
-    """What a scripted model replays for the sample being served (see providers.py)."""
-
-    case_id: str
-    turns: list[ScriptedTurn]
-    turn_ending: frozenset[str]
-
-
-CURRENT_SCRIPT: ContextVar[ReplayScript | None] = ContextVar("commerce_script", default=None)
 
 
 # Placeholders the session fills (flow.check_placeholders knows them besides the World's).
@@ -135,14 +121,6 @@ def commerce_agent(
         messages: list[ChatMessage] = [
             ChatMessageSystem(content=render_instructions(instructions, variables, session))
         ]
-        script = ReplayScript(
-            case_id=case.id,
-            turns=case.script(
-                state.metadata.get("counterexample") or state.metadata.get("alternative")
-            ),
-            turn_ending=agent.roles().turn_ending,
-        )
-        token = CURRENT_SCRIPT.set(script)
         model = get_model()
         try:
             for index, user_text in enumerate(case.turns):
@@ -152,7 +130,6 @@ def commerce_agent(
                 run.turns.append(turn)
                 await _run_turn(model, messages, tools, session, pending, turn, max_rounds, state)
         finally:
-            CURRENT_SCRIPT.reset(token)
             run.end = session.snapshot()
             run.keep_for_grading(tables_read(case.expected) | invariants.tables(world.domain))
             store_as(RunRecord).run = run

@@ -248,8 +248,16 @@ def flow_signature() -> inspect.Signature:
 
 def flow_arguments(function: F) -> F:
     """Give a flow task (`def <flow>(**arguments: Any) -> Task`) the FlowArguments signature and
-    check its arguments when it loads (put it under `@task`)."""
-    function.__signature__ = flow_signature().replace(  # type: ignore[attr-defined]
+    check its arguments when it loads (put it under `@task`). The task receives every argument,
+    the ones not given at their defaults."""
+    signature = flow_signature()
+    defaults = {name: param.default for name, param in signature.parameters.items()}
+
+    @functools.wraps(function)
+    def with_defaults(**arguments: Any) -> Any:
+        return function(**{**defaults, **arguments})
+
+    with_defaults.__signature__ = signature.replace(  # type: ignore[attr-defined]
         return_annotation=inspect.signature(function).return_annotation
     )
-    return checked_arguments(function)
+    return checked_arguments(with_defaults)  # type: ignore[return-value]
