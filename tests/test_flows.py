@@ -59,7 +59,6 @@ def test_every_counterexample_fails_exactly_its_keys(flow: FlowLogs) -> None:
     cases = [case for case in flow_cases(flow.flow) if not case.skip]
     expected = [f"{case.id}~{cx.name}" for case in cases for cx in case.counterexamples]
     assert sorted(flow.counterexamples) == sorted(expected)
-    assert [case.id for case in cases if not case.counterexamples] == []
     for sample in flow.counterexamples.values():
         assert_fails_exactly_its_keys(sample)
 

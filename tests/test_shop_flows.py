@@ -33,8 +33,12 @@ def case_of(sample: EvalSample) -> Case:
 
 
 @pytest.mark.parametrize("flow", ["discovery", "memory", "merchant", "injection"])
-def test_flow_has_at_least_25_cases(flow: str) -> None:
-    assert len(flow_logs(flow).cases) >= 25
+def test_flow_has_at_least_25_cases_each_with_a_counterexample(flow: str) -> None:
+    runs = flow_logs(flow)
+    assert len(runs.cases) >= 25
+    # each case has at least one counterexample (support's seed 003 tasks, run as printed, have none)
+    with_counterexamples = {case_of(s).id for s in runs.counterexamples.values()}
+    assert [i for i in runs.cases if i not in with_counterexamples] == []
 
 
 @pytest.fixture(scope="module", params=INJECTION_FLOWS)
