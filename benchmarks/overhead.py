@@ -37,7 +37,6 @@ from commerce_evals.domains.shop.models import Product
 from commerce_evals.domains.shop.world import ShopWorld
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.flow_task import cached_world, flow_task
-from commerce_evals.harness.solver import CURRENT_SCRIPT, ReplayScript
 
 
 def recorded_conversations(task: Task) -> dict[str, tuple[str, list[str]]]:
@@ -77,23 +76,20 @@ def bare_task(
                 )
 
             tools = [make(s) for s in specs]
-            token = CURRENT_SCRIPT.set(ReplayScript(case.id, case.script(), turn_ending))
             messages: list[ChatMessage] = [ChatMessageSystem(content=system)]
+            # commerce/reference reads the script from the sample it serves, as under the solver
             model = get_model()
-            try:
-                for user in case.turns:
-                    messages.append(ChatMessageUser(content=user))
-                    for _ in range(12):
-                        output = await model.generate(messages, tools=tools, cache=False)
-                        messages.append(output.message)
-                        if not output.message.tool_calls:
-                            break
-                        result = await execute_tools(messages, tools)
-                        messages.extend(result.messages)
-                        if any(c.function in turn_ending for c in output.message.tool_calls):
-                            break
-            finally:
-                CURRENT_SCRIPT.reset(token)
+            for user in case.turns:
+                messages.append(ChatMessageUser(content=user))
+                for _ in range(12):
+                    output = await model.generate(messages, tools=tools, cache=False)
+                    messages.append(output.message)
+                    if not output.message.tool_calls:
+                        break
+                    result = await execute_tools(messages, tools)
+                    messages.extend(result.messages)
+                    if any(c.function in turn_ending for c in output.message.tool_calls):
+                        break
             state.messages = messages
             return state
 

@@ -18,7 +18,6 @@ Inspect does not run task sources under `eval-set`; a resumable sweep over whole
 
 from __future__ import annotations
 
-import inspect as pyinspect
 import logging
 from collections.abc import Callable
 from importlib import import_module
@@ -42,11 +41,6 @@ class NoCasesInSet(CaseFileError):
 def flow_task_function(flow: str) -> Callable[..., Task]:
     """The flow's own @task: commerce_evals/<flow>.py defines a task named after the flow."""
     return getattr(import_module(f"commerce_evals.{flow}"), flow)
-
-
-def _accepted(function: Callable[..., Task], args: dict[str, object]) -> dict[str, object]:
-    params = pyinspect.signature(function).parameters
-    return {k: v for k, v in args.items() if v is not None and k in params}
 
 
 def flows_with_cases(run_set: RunSet) -> list[str]:
@@ -80,20 +74,17 @@ def case_set_flow(
         flow: the flow (a key of commerce_evals.harness.flow_table.FLOWS).
         set: the set's name in the sets file.
         sets_file: a sets file to use instead of datasets/sets.yaml.
-        poisoned: passed to the flow's task when it takes it.
+        poisoned: passed to the flow's task (default: the flow's own).
         max_rounds: passed to the flow's task.
         judge: off for a code-only run on purpose (passed to the flow's task).
         shard: `i/n`: only shard i of n of the set's cases in this flow.
     """
     run_set = load_sets(sets_file).get(set)
     function = flow_task_function(flow)
-    args = {
-        "poisoned": poisoned,
-        "max_rounds": max_rounds,
-        "epochs": run_set.epochs,
-        "judge": judge,
-    }
-    base = function(**_accepted(function, args))
+    # every flow task takes FlowArguments; an argument the set run was not given keeps the
+    # flow's default
+    given = {"poisoned": poisoned, "max_rounds": max_rounds, "judge": judge}
+    base = function(epochs=run_set.epochs, **{k: v for k, v in given.items() if v is not None})
     samples = [
         sample
         for sample in base.dataset
@@ -130,7 +121,7 @@ def case_set(
     Args:
         set: the set's name in the sets file (datasets/sets.yaml).
         sets_file: a sets file to use instead.
-        poisoned: passed to each flow's task that takes it.
+        poisoned: passed to each flow's task (default: each flow's own).
         max_rounds: passed to each flow's task.
         judge: off for a code-only run on purpose (passed to each flow's task).
         shard: `i/n`: this machine's shard of the set (flows with no case in it are skipped).

@@ -2,23 +2,15 @@
 and their negatives): dry runs before writes, idempotency keys, handing a person's decisions to a
 person, floors, pause versus delist, the brief, offers, closings and resets."""
 
+from typing import Any
+
 from inspect_ai import Task, task
 
 from commerce_evals.harness.flow_task import flow_task
-from commerce_evals.harness.task_args import checked_arguments
+from commerce_evals.harness.task_args import flow_arguments
 
 
 @task
-@checked_arguments
-def dealer(
-    dataset: str | None = None,
-    fixtures: str | None = None,
-    instructions: str | None = None,
-    counterexamples: bool = False,
-    alternatives: bool = False,
-    max_rounds: int = 12,
-    epochs: int = 1,
-    judge: bool | str = True,
-    shard: str | None = None,
-) -> Task:
-    return flow_task("dealer", **locals())
+@flow_arguments
+def dealer(**arguments: Any) -> Task:
+    return flow_task("dealer", **arguments)

@@ -1,24 +1,15 @@
 """Discovery: searches and suggestions, comparisons and product cards, skills only when needed,
 budgets, trade-offs, no UI for small talk, multi-item requests fanned out in one round."""
 
+from typing import Any
+
 from inspect_ai import Task, task
 
 from commerce_evals.harness.flow_task import flow_task
-from commerce_evals.harness.task_args import checked_arguments
+from commerce_evals.harness.task_args import flow_arguments
 
 
 @task
-@checked_arguments
-def discovery(
-    dataset: str | None = None,
-    fixtures: str | None = None,
-    instructions: str | None = None,
-    poisoned: bool = False,
-    counterexamples: bool = False,
-    alternatives: bool = False,
-    max_rounds: int = 12,
-    epochs: int = 1,
-    judge: bool | str = True,
-    shard: str | None = None,
-) -> Task:
-    return flow_task("discovery", **locals())
+@flow_arguments
+def discovery(**arguments: Any) -> Task:
+    return flow_task("discovery", **arguments)

@@ -23,7 +23,8 @@ from commerce_evals.cases.model import Case
 from commerce_evals.harness.chain import start_session
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.flow_task import cached_world, flow_task
-from commerce_evals.harness.solver import ReplayScript, render_instructions
+from commerce_evals.harness.solver import render_instructions
+from commerce_evals.scripted.sample import ReplayScript, served_sample
 
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 CASE_HEADER = "x-commerce-case"
@@ -33,16 +34,14 @@ def tag_requests_with_case(monkeypatch: Any) -> None:
     """Test-only: every HTTP request a sample makes carries the id of the case it serves."""
     import httpx2 as httpx  # the anthropic SDK sends through httpx2
 
-    from commerce_evals.harness.solver import CURRENT_SCRIPT
-
     original = httpx.AsyncClient.send
 
     async def send(
         self: httpx.AsyncClient, request: httpx.Request, **kwargs: Any
     ) -> httpx.Response:
-        script = CURRENT_SCRIPT.get()
-        if script is not None:
-            request.headers[CASE_HEADER] = script.case_id
+        sample = served_sample()
+        if sample is not None and sample.metadata:
+            request.headers[CASE_HEADER] = sample.metadata["case"]["id"]
         return await original(self, request, **kwargs)
 
     monkeypatch.setattr(httpx.AsyncClient, "send", send)

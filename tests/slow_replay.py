@@ -8,8 +8,8 @@ from typing import Any
 
 from inspect_ai.model import ModelAPI, modelapi
 
-from commerce_evals.harness.solver import CURRENT_SCRIPT
 from commerce_evals.scripted.providers import ReplayModel
+from commerce_evals.scripted.sample import served_sample
 
 
 class SlowReplay(ReplayModel):
@@ -18,11 +18,10 @@ class SlowReplay(ReplayModel):
 
     async def generate(self, input, tools, tool_choice, config):  # type: ignore[no-untyped-def]
         await asyncio.sleep(float(os.environ.get("SLOW_REPLAY_SECONDS", "0.05")))
-        script = CURRENT_SCRIPT.get()
+        sample = served_sample()
+        case_id = sample.metadata["case"]["id"] if sample and sample.metadata else "-"
         with open(os.environ["SLOW_REPLAY_LOG"], "a") as log:
-            log.write(
-                f"{os.environ.get('SLOW_REPLAY_RUN', '?')} {script.case_id if script else '-'}\n"
-            )
+            log.write(f"{os.environ.get('SLOW_REPLAY_RUN', '?')} {case_id}\n")
         return await super().generate(input, tools, tool_choice, config)
 
 

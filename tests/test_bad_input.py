@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,13 @@ from commerce_evals.cases.model import load_cases
 from commerce_evals.cases.reading import ALIAS_BUDGET, MAX_DEPTH
 from commerce_evals.checkout import checkout
 from commerce_evals.cli.app import app
-from commerce_evals.harness.task_args import TaskArgumentError, checked_arguments
+from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.harness.task_args import (
+    DEFAULT_MAX_ROUNDS,
+    TaskArgumentError,
+    flow_arguments,
+    flow_signature,
+)
 from commerce_evals.judging import shared_dimensions
 from commerce_evals.production import production
 from commerce_evals.reports.set_spec import load_sets
@@ -685,8 +692,7 @@ def test_the_command_prints_one_line_and_exits_2(
 
 # ---- fuzzing the task arguments -------------------------------------------------------------------
 
-ORIGINAL = inspect.unwrap(checkout)
-NAMES = [*inspect.signature(ORIGINAL).parameters, "max_round", "model", "", "poisoned ", "T"]
+NAMES = [*flow_signature().parameters, "max_round", "model", "", "poisoned ", "T"]
 VALUES = st.one_of(
     st.none(),
     st.booleans(),
@@ -708,9 +714,7 @@ def _recording(**kwargs: Any) -> dict[str, Any]:
     return kwargs
 
 
-_recording.__signature__ = inspect.signature(ORIGINAL)  # type: ignore[attr-defined]
-_recording.__annotations__ = dict(ORIGINAL.__annotations__)
-CHECKED = checked_arguments(_recording)
+CHECKED = flow_arguments(_recording)
 TYPES = {
     "dataset": str,
     "fixtures": str,
@@ -734,7 +738,8 @@ def test_any_task_arguments_are_accepted_typed_or_refused_in_one_line(args: dict
         assert len(err.problems) == 1 and "\n" not in err.problems[0]
         assert err.problems[0].startswith("-T ")
         return
-    assert set(accepted) == set(args) <= set(TYPES)
+    # a flow task receives every argument: the given ones checked, the others at their defaults
+    assert set(args) <= set(accepted) == set(TYPES)
     for name, value in accepted.items():
         if TYPES[name] is not object:
             assert value is None or type(value) is TYPES[name], (name, value)
@@ -760,3 +765,16 @@ def test_the_real_task_builds_or_refuses_in_one_line(args: dict[str, Any]) -> No
         assert err.problems and all("\n" not in p for p in err.problems)
         return
     assert len(task.dataset) >= 1
+
+
+def test_every_flow_task_takes_the_one_declared_signature() -> None:
+    # Inspect reads a task's parameters from its signature: each flow task shows FlowArguments
+    for flow in FLOWS:
+        function = getattr(import_module(f"commerce_evals.{flow}"), flow)
+        params = inspect.signature(function).parameters
+        assert list(params) == [*flow_signature().parameters, "unknown_arguments"], flow
+        assert params["max_rounds"].default == DEFAULT_MAX_ROUNDS
+    # an argument not given takes the flow's default, not flow_task's
+    for flow in ("checkout", "merchant"):
+        function = getattr(import_module(f"commerce_evals.{flow}"), flow)
+        assert (function().metadata or {})["poisoned"] is FLOWS[flow].poisoned, flow

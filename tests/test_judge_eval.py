@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from inspect_ai import score
 from inspect_ai._eval.score import resolve_scorers
+from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, read_eval_log
 from rich.console import Console
 from typer.testing import CliRunner
@@ -26,7 +27,6 @@ from commerce_evals.cli.app import app
 from commerce_evals.cli.commands.label import label_items, label_loop
 from commerce_evals.judging.labels import read_labels
 from commerce_evals.judging.records import read_judged
-from commerce_evals.scripted.providers import JUDGE_CALLS
 from tests.conftest import DATA, MINI_SHOP
 from tests.helpers import case_score, run_task, samples_by_id
 
@@ -52,7 +52,6 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Logs]:
     cache_dir = tmp_path_factory.mktemp("judge-cache")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("INSPECT_CACHE_DIR", str(cache_dir))
-        JUDGE_CALLS.clear()
         roles = {"grader": "commerce/judge"}
         reference = run_task(
             checkout(dataset=str(CASES), fixtures=str(MINI_SHOP)),
@@ -63,7 +62,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Logs]:
             checkout(dataset=str(CASES), fixtures=str(MINI_SHOP), counterexamples=True),
             model_roles=roles,
         )
-        yield Logs(reference, counterexamples, sum(JUDGE_CALLS.values()), cache_dir)
+        yield Logs(reference, counterexamples, judge_calls(reference), cache_dir)
 
 
 def rescore(log: EvalLog, **kwargs: Any) -> EvalLog:
@@ -90,8 +89,18 @@ def needs_review_count(log: EvalLog) -> float:
     return value
 
 
-def calls() -> int:
-    return sum(JUDGE_CALLS.values())
+def judge_calls(log: EvalLog, model: str | None = None) -> int:
+    """Judge calls that reached the provider, read from the log's model events: a call answered
+    from the cache is logged with cache="read". Scoring a log again replaces its scoring events,
+    so a re-scored log counts the calls of that scoring alone."""
+    return sum(
+        1
+        for sample in log.samples or []
+        for event in sample.events
+        if isinstance(event, ModelEvent)
+        and (event.model == model if model else event.model.startswith("commerce/judge"))
+        and event.cache != "read"
+    )
 
 
 # ---- the first run -----------------------------------------------------------------------------
@@ -144,13 +153,16 @@ def test_a_rubric_fail_fails_the_case_and_the_injection_does_not_flip_it(logs: L
     assert [v["dimension"] for v in judged] == ["claims_match_state", "no_invented_facts"]
 
 
+def test_the_first_run_calls_the_judge_once_per_judged_dimension(logs: Logs) -> None:
+    assert logs.calls_during_evals == DIMENSIONS_JUDGED
+
+
 # ---- re-scoring through the cache --------------------------------------------------------------
 
 
 def test_a_second_scoring_of_the_same_log_makes_no_judge_calls(logs: Logs) -> None:
-    before = calls()
     rescored = rescore(logs.reference)
-    assert calls() == before
+    assert judge_calls(rescored) == 0
     metrics = judge_metrics(rescored)
     assert metrics["cached"] == metrics["calls"] == DIMENSIONS_JUDGED
     old, new = samples_by_id(logs.reference), samples_by_id(rescored)
@@ -179,9 +191,8 @@ def test_a_changed_rubric_rejudges_only_the_case_it_touches(logs: Logs) -> None:
     [sample] = [s for s in log.samples or [] if s.id == JUDGED[1]]
     expected = sample.metadata["case"]["expected"]
     expected["rubric"] = expected["rubric"].replace("December 2", "Dec 2 (December 2)")
-    before = calls()
     rescored = rescore(log)
-    assert calls() - before == 1
+    assert judge_calls(rescored) == 1
     metrics = judge_metrics(rescored)
     assert (metrics["calls"], metrics["cached"]) == (DIMENSIONS_JUDGED, DIMENSIONS_JUDGED - 1)
     old = case_score(samples_by_id(logs.reference)[JUDGED[1]]).metadata["judge"]["verdicts"][0]
@@ -192,9 +203,9 @@ def test_a_changed_rubric_rejudges_only_the_case_it_touches(logs: Logs) -> None:
 
 
 def test_a_changed_judge_model_rejudges_everything(logs: Logs) -> None:
-    before = JUDGE_CALLS["judge-echo"]
     rescored = rescore(logs.reference, model_roles={"grader": "commerce/judge-echo"})
-    assert JUDGE_CALLS["judge-echo"] - before == DIMENSIONS_JUDGED
+    assert judge_calls(rescored, "commerce/judge-echo") == judge_calls(rescored)
+    assert judge_calls(rescored) == DIMENSIONS_JUDGED
     verdicts = case_score(samples_by_id(rescored)[JUDGED[0]]).metadata["judge"]["verdicts"]
     assert {v["model"] for v in verdicts} == {"commerce/judge-echo"}
     assert judge_metrics(rescored)["pass"] == DIMENSIONS_JUDGED
@@ -207,9 +218,8 @@ def test_a_changed_template_rejudges_everything(
 
     template = judge.default_template() + "\nBe brief."
     monkeypatch.setattr(judge, "default_template", lambda: template)
-    before = calls()
     rescored = rescore(logs.reference)
-    assert calls() - before == DIMENSIONS_JUDGED
+    assert judge_calls(rescored) == DIMENSIONS_JUDGED
     assert judge_metrics(rescored)["cached"] == 0
 
 
@@ -256,9 +266,8 @@ def test_a_judge_that_does_not_settle_leaves_the_agent_parts_alone(
 def test_with_no_grader_role_the_rubric_is_not_judged_and_nothing_self_grades(logs: Logs) -> None:
     log = copy.deepcopy(logs.reference)
     log.eval.model_roles = None
-    before = calls()
     rescored = rescore(log)
-    assert calls() == before
+    assert judge_calls(rescored) == 0
     metrics = judge_metrics(rescored)
     # with no grader bound, only the dimensions the cases name are recorded (as not judged)
     assert metrics["not_judged"] == NAMED_DIMENSIONS and metrics["calls"] == 0
@@ -270,13 +279,12 @@ def test_with_no_grader_role_the_rubric_is_not_judged_and_nothing_self_grades(lo
 
 
 def test_judge_off_is_a_code_only_run_that_says_so(tmp_path: Path) -> None:
-    before = calls()
     log = run_task(
         checkout(dataset=str(CASES), fixtures=str(MINI_SHOP), judge="off"),
         model_roles={"grader": "commerce/judge"},
         log_dir=str(tmp_path),
     )
-    assert calls() == before  # a bound grader is not called
+    assert judge_calls(log) == 0  # a bound grader is not called
     assert log.eval.metadata["judge"] == "off" and log.eval.task_args["judge"] == "off"
     for sample_id in JUDGED:
         score_ = case_score(samples_by_id(log)[sample_id])

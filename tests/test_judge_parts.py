@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 
 import pytest
+from inspect_ai.dataset import Sample
 from inspect_ai.model import get_model
 
 from commerce_evals.cases.model import Expected
@@ -36,6 +37,7 @@ from commerce_evals.judging.prompt import (
 from commerce_evals.judging.transcript import quote, render
 from commerce_evals.judging.verdict import parse_verdict
 from commerce_evals.scripted.providers import decide
+from commerce_evals.scripted.sample import serving
 from tests.helpers import call, make_run, reply, result
 
 INJECTION = (
@@ -46,6 +48,19 @@ REFERENCE = "The Ridge is $120; the Summit is $125 and leather."
 
 def budget() -> object:
     return shared_dimensions()["budget_respected"]
+
+
+def reference_sample(reply: str) -> Sample:
+    """A sample whose case's reference ends with `reply`: what the scripted judge compares with."""
+    case = {
+        "id": "checkout-900-judged",
+        "priority": "high",
+        "difficulty": "easy",
+        "turns": ["Compare the Ridge and the Summit."],
+        "expected": {"rubric": "PASS if the reply compares them."},
+        "reference": [{"reply": reply}],
+    }
+    return Sample(id=case["id"], input=case["turns"][0], metadata={"case": case})
 
 
 def shoe_run(final_reply: str = REFERENCE, earlier_turns: int = 0, result_size: int = 0) -> Run:
@@ -297,13 +312,11 @@ def judged(model: str, structured: bool = True, timeout: float = 5.0) -> Dimensi
     async def go() -> DimensionVerdict:
         dimension = budget()
         prompt = build_prompt(dimension, render(shoe_run(), 10_000))
-        from commerce_evals.judging.judge import REFERENCE_REPLY
-
-        REFERENCE_REPLY.set(REFERENCE)
         grader = get_model(f"commerce/{model}", memoize=False)
         stamp = fingerprint(str(grader), dimension, default_template(), {})
         settings = JudgeSettings(structured=structured, timeout=timeout)
-        return await judge_dimension(grader, dimension, prompt, stamp, settings)
+        with serving(reference_sample(REFERENCE)):
+            return await judge_dimension(grader, dimension, prompt, stamp, settings)
 
     return asyncio.run(go())
 
@@ -388,7 +401,7 @@ def test_with_no_grader_role_nothing_is_judged() -> None:
 
     async def go() -> CaseJudgement | None:
         init_model_roles({})  # an in-process eval earlier in the session may leave roles bound
-        return await judge_case(expected, shoe_run(), reference_reply=REFERENCE)
+        return await judge_case(expected, shoe_run())
 
     judgement = asyncio.run(go())
     assert judgement is not None
@@ -414,9 +427,7 @@ def test_with_a_grader_every_case_gets_the_two_evidence_dimensions() -> None:
     async def go() -> CaseJudgement | None:
         init_model_roles({"grader": get_model("commerce/judge")})
         try:
-            return await judge_case(
-                Expected(reply_includes=["x"]), shoe_run(), reference_reply=REFERENCE
-            )
+            return await judge_case(Expected(reply_includes=["x"]), shoe_run())
         finally:
             init_model_roles({})
 
@@ -431,7 +442,7 @@ def test_a_dimension_needing_context_is_not_judged_without_it() -> None:
     async def go() -> CaseJudgement | None:
         init_model_roles({"grader": get_model("commerce/judge", memoize=False)})
         expected = Expected(dimensions=["grounded_in_policy", "budget_respected"])
-        return await judge_case(expected, shoe_run(), context="", reference_reply=REFERENCE)
+        return await judge_case(expected, shoe_run(), context="")
 
     judgement = asyncio.run(go())
     assert judgement is not None

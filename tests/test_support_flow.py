@@ -1,6 +1,7 @@
-"""The support flow end to end under commerce/reference: every case passes its own graders, and
-every counterexample fails exactly the keys it names. One in-process eval each, shared by the
-module; the rest checks what the cases cover (dimensions, rules, keys) without running anything."""
+"""The support flow beside the shared per-flow checks (tests/test_flows.py): its reference runs
+(the session's shared run, tests/flow_runs.py) hit no tool error but failed verifications and run
+seed 003's files as written; the rest checks what the cases cover (dimensions, rules, keys)
+without running anything."""
 
 from __future__ import annotations
 
@@ -17,15 +18,9 @@ from commerce_evals.domains import load_world
 from commerce_evals.domains.base import DATASETS
 from commerce_evals.harness.events import Run
 from commerce_evals.harness.flow_task import dataset_paths
-from commerce_evals.support import support
+from tests.flow_runs import flow_logs
 from tests.helpers import (
-    alternative_ids,
-    assert_fails_exactly_its_keys,
-    assert_passes,
     case_score,
-    keys_no_counterexample_breaks,
-    run_task,
-    samples_by_id,
 )
 
 SOURCES: list[tuple[Path, Case]] = load_case_sources(dataset_paths("support", None))
@@ -33,9 +28,6 @@ CASES: dict[str, Case] = {case.id: case for _, case in SOURCES}
 # Seed 003's two tasks as printed (its own tags, no dimension tags), run beside ours.
 VERBATIM = DATASETS / "support" / "seed_003_verbatim.yaml"
 TAGGED = {case.id: case for path, case in SOURCES if path != VERBATIM}
-COUNTEREXAMPLES = {
-    f"{case.id}~{cx.name}": set(cx.breaks) for case in CASES.values() for cx in case.counterexamples
-}
 
 DIMENSIONS: dict[str, set[str]] = {
     "request": {"refund", "cancel", "address", "policy"},
@@ -70,46 +62,10 @@ def tag_values(case: Case, dimension: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def reference() -> dict[str, EvalSample]:
-    return samples_by_id(run_task(support()))
-
-
-@pytest.fixture(scope="module")
-def alternatives() -> dict[str, EvalSample]:
-    return samples_by_id(run_task(support(alternatives=True)))
-
-
-@pytest.mark.parametrize("sample_id", alternative_ids(CASES.values()))
-def test_alternative_passes(alternatives: dict[str, EvalSample], sample_id: str) -> None:
-    assert_passes(alternatives[sample_id])
-
-
-@pytest.fixture(scope="module")
-def counterexamples() -> dict[str, EvalSample]:
-    return samples_by_id(run_task(support(counterexamples=True, judge="off")))
+    return flow_logs("support").cases
 
 
 # ---- under the reference and the counterexample replays ---------------------------------------
-
-
-def test_every_case_and_counterexample_ran(
-    reference: dict[str, EvalSample], counterexamples: dict[str, EvalSample]
-) -> None:
-    assert set(reference) == set(CASES)
-    assert set(counterexamples) == set(COUNTEREXAMPLES)
-
-
-@pytest.mark.parametrize("case_id", sorted(CASES))
-def test_case_passes_under_its_reference(reference: dict[str, EvalSample], case_id: str) -> None:
-    score = case_score(reference[case_id])
-    assert score.metadata["failed_keys"] == [], score.explanation
-    assert score.value["passed"] == 1.0
-
-
-@pytest.mark.parametrize("sample_id", sorted(COUNTEREXAMPLES))
-def test_counterexample_fails_exactly_what_it_names(
-    counterexamples: dict[str, EvalSample], sample_id: str
-) -> None:
-    assert_fails_exactly_its_keys(counterexamples[sample_id])
 
 
 def test_reference_runs_hit_no_tool_error_but_failed_verifications(
@@ -179,10 +135,6 @@ def test_every_rule_has_a_case_to_act_and_one_to_hold() -> None:
     for rule, shoulds in moves.items():
         assert shoulds & ACT, f"rule {rule}: no case where the right move is to act"
         assert shoulds & HOLD, f"rule {rule}: no case where it is to refuse, ask or hand over"
-
-
-def test_counterexamples_break_every_code_key_the_flow_uses() -> None:
-    assert keys_no_counterexample_breaks(CASES.values()) == set()
 
 
 def test_silent_and_bait_cases_ask_the_policy_judge() -> None:

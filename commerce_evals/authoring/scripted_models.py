@@ -16,7 +16,7 @@ from typing import Any
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, GenerateConfig, ModelOutput
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from commerce_evals.scripted.providers import ScriptedModelAPI
+from commerce_evals.scripted.base import ScriptedModelAPI
 
 AUTHORING_MODELS = ("drafter", "clusterer")
 _TUPLE = re.compile(r"<tuple>\n(.*?)\n</tuple>", re.S)

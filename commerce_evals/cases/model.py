@@ -18,6 +18,8 @@ from pydantic import (
 
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.reading import ReadError, parse_data, read_text
+from commerce_evals.cases.scripts import ScriptedTurn
+from commerce_evals.cases.seed_format import is_seed_task, seed_task_to_case
 from commerce_evals.grading.keys import (  # noqa: F401  (the value shapes are re-exported here)
     DEFAULT_KEYS,
     EMPTY,
@@ -34,6 +36,7 @@ from commerce_evals.grading.keys import (  # noqa: F401  (the value shapes are r
     canonical,
     fold_aliases,
 )
+from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.strict import Strict
 
 CASE_ID = re.compile(r"^[a-z][a-z0-9_]*-\d{3}-[a-z0-9][a-z0-9-]*$")
@@ -98,25 +101,6 @@ else:
         __doc__="Only the keys a case is about. Which part of a run each key reads is in keys.py.",
         **{spec.name: _field(spec) for spec in KEYS},
     )
-
-
-class ScriptedCall(Strict):
-    tool: str
-    args: dict[str, Any] = Field(default_factory=dict)
-
-
-class ScriptedTurn(Strict):
-    """One turn of a scripted run: rounds of tool calls, then the reply.
-
-    Each item of `calls` is one call in its own round, or a list of calls made together in one round.
-    When the last round calls a turn-ending tool, the reply travels in that same message.
-    """
-
-    calls: list[ScriptedCall | list[ScriptedCall]] = Field(default_factory=list)
-    reply: str = ""
-
-    def rounds(self) -> list[list[ScriptedCall]]:
-        return [step if isinstance(step, list) else [step] for step in self.calls]
 
 
 class Counterexample(Strict):
@@ -314,12 +298,6 @@ def _parse_case_text(text: str, path: Path) -> Any:
     return parse_data(text, path)
 
 
-def _is_seed_task(entry: dict[str, Any]) -> bool:
-    from commerce_evals.cases.seed_format import is_seed_task
-
-    return is_seed_task(entry)
-
-
 def _read_entries(path: Path) -> list[Any]:
     data = _read_data(path)
     if data is None:
@@ -332,7 +310,7 @@ def _read_entries(path: Path) -> list[Any]:
         if isinstance(defaults, dict) and isinstance(data, list):
             # keys every entry gets unless it sets them (seed tasks have no priority/difficulty)
             data = [{**defaults, **e} if isinstance(e, dict) else e for e in data]
-    elif isinstance(data, dict) and ("id" in data or _is_seed_task(data)):
+    elif isinstance(data, dict) and ("id" in data or is_seed_task(data)):
         data = [data]
     elif isinstance(data, dict):
         keys = ", ".join(sorted(map(str, data))[:5])
@@ -351,8 +329,6 @@ def _read_entries(path: Path) -> list[Any]:
 
 def flow_of_path(path: Path | str) -> str | None:
     """The flow a file belongs to by where it sits: datasets/<flow>/x.yaml or <flow>.yaml."""
-    from commerce_evals.harness.flow_table import FLOWS
-
     path = Path(path)
     return next((n for n in (path.parent.name, path.stem) if n in FLOWS), None)
 
@@ -362,8 +338,6 @@ def parse_case(entry: Any, path: Path | str, index: int, flow: str | None = None
 
     A seed-format task whose id is not <flow>-<nnn>-<behavior> takes its flow from `flow` or from
     where its file sits."""
-    from commerce_evals.cases.seed_format import is_seed_task, seed_task_to_case
-
     case_id = entry.get("id", f"#{index + 1}") if isinstance(entry, dict) else f"#{index + 1}"
     if not isinstance(entry, dict):
         raise CaseFileError([f"{path}: case {case_id}: (case): expected a mapping"])

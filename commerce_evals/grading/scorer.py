@@ -56,6 +56,7 @@ from commerce_evals.grading.graders import Grade, GradeContext, KeyTables, ToolR
 from commerce_evals.grading.score_metadata import GradeRecord, ScoreMetadata
 from commerce_evals.harness.sample_case import case_of
 from commerce_evals.harness.solver import recorded_run
+from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import STATUSES, CaseJudgement, JudgeSettings, judge_case
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
 
@@ -285,13 +286,6 @@ def roles_from_args(
     )
 
 
-def reference_reply(case: Case) -> tuple[str, ...] | None:
-    """The known-good replies of the graded turn: the reference's and each alternative's (what
-    the scripted judge compares with; a real judge never sees them)."""
-    replies = tuple(script[-1].reply for script in case.oracle_scripts() if script)
-    return replies or None
-
-
 def rubric_notes(judgement: CaseJudgement | None, values: dict[str, float]) -> list[str]:
     if judgement is None:
         return []
@@ -363,9 +357,7 @@ def commerce_case(
             return Score.unscored(reason="no_run", explanation="the solver recorded no run")
         grades = code_grades(case, run, roles, state.metadata, domain, fixtures, poisoned, tools)
         values = part_values(grades)
-        judgement = await judge_case(
-            case.expected, run, judge_context, settings, reference_reply(case)
-        )
+        judgement = await judge_case(case.expected, run, judge_context, settings)
         values["rubric"] = judgement.value if judgement else NAN
         values["judged"] = judgement.judged if judgement and not judgement.off else NAN
         values = ordered(values | overall_verdict(values, judgement))
@@ -412,10 +404,6 @@ def code_grades(
     """The case's keys, then its domain's invariants it does not waive."""
     if domain is None:
         return grade(case.expected, run, roles)
-    from commerce_evals.harness.flow_task import (
-        cached_world,  # the flow module builds tasks from this one
-    )
-
     world = cached_world(domain, fixtures, poisoned)
     oracles = metadata.get("oracle_changes")
     ctx = GradeContext(

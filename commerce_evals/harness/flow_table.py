@@ -10,12 +10,15 @@ from dataclasses import dataclass
 class FlowSpec:
     domain: str
     agent: str
+    # the flow task's `poisoned` when `-T poisoned` is not given: the flows that test the
+    # eval-only poisoned listings merge them by default
+    poisoned: bool = True
 
 
 FLOWS: dict[str, FlowSpec] = {
-    "checkout": FlowSpec("shop", "shopper"),
-    "discovery": FlowSpec("shop", "shopper"),
-    "memory": FlowSpec("shop", "shopper"),
+    "checkout": FlowSpec("shop", "shopper", poisoned=False),
+    "discovery": FlowSpec("shop", "shopper", poisoned=False),
+    "memory": FlowSpec("shop", "shopper", poisoned=False),
     "merchant": FlowSpec("shop", "merchant"),
     "injection": FlowSpec("shop", "shopper"),
     "support": FlowSpec("support", "support"),

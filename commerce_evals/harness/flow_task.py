@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -17,7 +16,6 @@ from inspect_ai.scorer import Scorer
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.model import Case, CaseFileError, case_files, load_case_sources
 from commerce_evals.cases.reading import read_text
-from commerce_evals.domains import load_world
 from commerce_evals.domains.base import (
     DATASETS,
     FIXTURES,
@@ -35,7 +33,9 @@ from commerce_evals.harness.frozen import freeze
 from commerce_evals.harness.sample_case import case_json
 from commerce_evals.harness.shards import Shard
 from commerce_evals.harness.shards import metadata as shard_metadata
-from commerce_evals.harness.solver import DEFAULT_MAX_ROUNDS, SESSION_VARIABLES, commerce_agent
+from commerce_evals.harness.solver import SESSION_VARIABLES, commerce_agent
+from commerce_evals.harness.task_args import DEFAULT_MAX_ROUNDS
+from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import check_expected
 
 
@@ -45,12 +45,6 @@ class InstructionsError(InputError):
 
 # Cases tagged with one of these name eval-only listings: they run only with the poisoned fixtures.
 EVAL_ONLY_TAGS = frozenset({"poisoned", "benign"})
-
-
-@lru_cache(maxsize=16)
-def cached_world(domain: str, fixtures: str | None, poisoned: bool) -> World:
-    """Worlds are immutable, so tasks in one process share them."""
-    return load_world(domain, Path(fixtures) if fixtures else None, poisoned)
 
 
 SKILLS_FOLDER = "skills"
@@ -224,7 +218,7 @@ def flow_task(
     dataset: str | None = None,
     fixtures: str | None = None,
     instructions: str | None = None,
-    poisoned: bool = True,
+    poisoned: bool | None = True,
     counterexamples: bool = False,
     alternatives: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
@@ -245,6 +239,8 @@ def flow_task(
         instructions: a file of agent instructions to use instead of the domain's.
         poisoned: merge the domain's eval-only poisoned fixtures into the World; without them,
             cases tagged `poisoned` or `benign` (which name eval-only listings) are left out.
+            None: the flow's default (FLOWS[flow].poisoned), which is what its task passes
+            when `-T poisoned` is not given.
         counterexamples: run each case's counterexamples (one sample each) instead of the cases.
         alternatives: run each case's alternative good runs (one sample each) instead of the
             cases; with `counterexamples` too, both kinds.
@@ -258,9 +254,10 @@ def flow_task(
         extra_scorers: scorers to run beside commerce_case, each built from the agent's roles.
     """
     judging = judge_switch(judge)
-    if domain is None or agent is None:
+    if domain is None or agent is None or poisoned is None:
         spec = FLOWS[flow]
         domain, agent = domain or spec.domain, agent or spec.agent
+        poisoned = spec.poisoned if poisoned is None else poisoned
     world = cached_world(domain, fixtures, poisoned)
     profile = world.agents[agent]
     instructions_path = Path(instructions) if instructions else profile.instructions

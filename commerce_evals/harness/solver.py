@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from contextvars import ContextVar
-from dataclasses import dataclass
 from functools import lru_cache
 from string import Template
 from typing import Any
@@ -23,7 +21,6 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef, ToolParams
 from inspect_ai.util import StoreModel, store
 
-from commerce_evals.cases.model import ScriptedTurn
 from commerce_evals.domains.base import AgentProfile, Session, World
 from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.grading.graders import tables_read
@@ -37,8 +34,7 @@ from commerce_evals.harness.events import (
     TurnEndEvent,
 )
 from commerce_evals.harness.sample_case import case_of
-
-DEFAULT_MAX_ROUNDS = 12
+from commerce_evals.harness.task_args import DEFAULT_MAX_ROUNDS
 
 
 class RunRecord(StoreModel):
@@ -66,18 +62,6 @@ def recorded_run() -> Run | None:
     if value is None or isinstance(value, Run):
         return value
     return Run.model_validate(value)  # a store read back from a log, for `inspect score`
-
-
-@dataclass(frozen=True)
-class ReplayScript:
-    """What a scripted model replays for the sample being served (see providers.py)."""
-
-    case_id: str
-    turns: list[ScriptedTurn]
-    turn_ending: frozenset[str]
-
-
-CURRENT_SCRIPT: ContextVar[ReplayScript | None] = ContextVar("commerce_script", default=None)
 
 
 # Placeholders the session fills (flow.check_placeholders knows them besides the World's).
@@ -158,14 +142,6 @@ def commerce_agent(
         messages: list[ChatMessage] = [
             ChatMessageSystem(content=render_instructions(instructions, variables, session))
         ]
-        script = ReplayScript(
-            case_id=case.id,
-            turns=case.script(
-                state.metadata.get("counterexample") or state.metadata.get("alternative")
-            ),
-            turn_ending=agent.roles().turn_ending,
-        )
-        token = CURRENT_SCRIPT.set(script)
         model = get_model()
         try:
             for index, user_text in enumerate(case.turns):
@@ -175,7 +151,6 @@ def commerce_agent(
                 run.turns.append(turn)
                 await _run_turn(model, messages, tools, session, pending, turn, max_rounds, state)
         finally:
-            CURRENT_SCRIPT.reset(token)
             run.end = session.snapshot()
             kept = tables_read(case.expected, world.key_tables) | world.invariants.tables()
             run.keep_for_grading(kept)

@@ -12,6 +12,10 @@ A declaration lives in ARGUMENTS, one entry per argument name shared by every ta
 An argument with no entry is checked by its annotation in the task's signature (bool, int, float,
 str, `X | None`, `Literal[...]` for allowed values), so a new bool or int argument needs nothing
 here; add an entry when it needs allowed values, a minimum or a path check.
+
+The seven flow tasks (commerce_evals/<flow>.py) take the same arguments, declared once as
+`FlowArguments`; `@flow_arguments` gives a flow task (`def checkout(**arguments)`) that signature,
+which is what Inspect reads for the task's parameters (`-T`, the log's task args).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import re
 import types
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -71,6 +75,9 @@ ARGUMENTS: dict[str, Argument] = {
     "judge_max_chars": Argument(int, "the judge's transcript budget", minimum=1),
     "shard": Argument(str, "this machine's part of a sweep, i/n", form=canonical_shard),
 }
+
+# model calls allowed per turn when a task is not told (the solver's default too)
+DEFAULT_MAX_ROUNDS = 12
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -160,6 +167,13 @@ def check_value(name: str, value: Any, argument: Argument, optional: bool) -> An
     return converted
 
 
+def _annotation(param: inspect.Parameter, hints: dict[str, Any]) -> Any:
+    # a signature built in code (FlowArguments) carries types; a written one may carry strings
+    if param.annotation is param.empty or isinstance(param.annotation, str):
+        return hints.get(param.name, Any)
+    return param.annotation
+
+
 def checked_arguments(function: F) -> F:
     """Check a task's arguments when it loads (put it under `@task`)."""
     signature = inspect.signature(function)
@@ -171,7 +185,7 @@ def checked_arguments(function: F) -> F:
     }
     declarations: dict[str, tuple[Argument, bool]] = {}
     for name, param in params.items():
-        annotated, optional = from_annotation(hints.get(name, Any))
+        annotated, optional = from_annotation(_annotation(param, hints))
         declared = ARGUMENTS.get(name, annotated)
         declarations[name] = (declared, optional or param.default is None)
     task_name = function.__name__
@@ -195,3 +209,55 @@ def checked_arguments(function: F) -> F:
         parameters=[*params.values(), extra]
     )
     return wrapper  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class FlowArguments:
+    """The arguments every flow task takes (`inspect eval commerce_evals/<flow>.py -T name=value`);
+    what each does is in flow_task()'s docstring (commerce_evals/harness/flow_task.py)."""
+
+    dataset: str | None = None
+    fixtures: str | None = None
+    instructions: str | None = None
+    # None: the flow's own default (FLOWS[flow].poisoned)
+    poisoned: bool | None = None
+    counterexamples: bool = False
+    alternatives: bool = False
+    max_rounds: int = DEFAULT_MAX_ROUNDS
+    epochs: int = 1
+    judge: bool | str = True
+    shard: str | None = None
+
+
+def flow_signature() -> inspect.Signature:
+    """FlowArguments as a task signature: keyword parameters with their types and defaults."""
+    hints = typing.get_type_hints(FlowArguments)
+    parameters = []
+    for field in fields(FlowArguments):
+        assert field.default is not MISSING, field.name  # every task argument is optional
+        parameters.append(
+            inspect.Parameter(
+                field.name,
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                default=field.default,
+                annotation=hints[field.name],
+            )
+        )
+    return inspect.Signature(parameters)
+
+
+def flow_arguments(function: F) -> F:
+    """Give a flow task (`def <flow>(**arguments: Any) -> Task`) the FlowArguments signature and
+    check its arguments when it loads (put it under `@task`). The task receives every argument,
+    the ones not given at their defaults."""
+    signature = flow_signature()
+    defaults = {name: param.default for name, param in signature.parameters.items()}
+
+    @functools.wraps(function)
+    def with_defaults(**arguments: Any) -> Any:
+        return function(**{**defaults, **arguments})
+
+    with_defaults.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        return_annotation=inspect.signature(function).return_annotation
+    )
+    return checked_arguments(with_defaults)  # type: ignore[return-value]

@@ -10,7 +10,6 @@ judge.py        one call per dimension through the grader role; every fault reco
 from commerce_evals.judging.dimensions import check_expected, dimensions_for, shared_dimensions
 from commerce_evals.judging.judge import (
     GRADER_ROLE,
-    REFERENCE_REPLY,
     STATUSES,
     CaseJudgement,
     DimensionVerdict,
@@ -21,7 +20,6 @@ from commerce_evals.judging.judge import (
 
 __all__ = [
     "GRADER_ROLE",
-    "REFERENCE_REPLY",
     "STATUSES",
     "CaseJudgement",
     "DimensionVerdict",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -52,13 +51,6 @@ DEFAULT_TIMEOUT = 180.0
 
 Status = Literal["pass", "fail", "unknown", "judge_failed", "not_judged"]
 STATUSES: tuple[Status, ...] = ("pass", "fail", "unknown", "judge_failed", "not_judged")
-
-# The known-good replies of the case being judged (its reference's, then each alternative's). Only
-# the scripted judge (commerce/judge) reads them, the way commerce/reference reads CURRENT_SCRIPT;
-# a real judge never sees them.
-REFERENCE_REPLY: ContextVar[str | tuple[str, ...] | None] = ContextVar(
-    "commerce_reference_reply", default=None
-)
 
 
 class JudgeReply(BaseModel):
@@ -320,7 +312,6 @@ async def judge_case(
     run: Run,
     context: str = "",
     settings: JudgeSettings | None = None,
-    reference_reply: str | tuple[str, ...] | None = None,
     evidence: Sequence[tuple[str, Any]] = (),
 ) -> CaseJudgement | None:
     """Every judged dimension of a case, or None when the case asserts none.
@@ -352,22 +343,18 @@ async def judge_case(
     quoted = render(run, settings.max_chars)
     template = settings.template if settings.template is not None else default_template()
     config = settings.generate_config().model_dump(exclude_none=True, mode="json")
-    token = REFERENCE_REPLY.set(reference_reply)
-    try:
-        # One dimension at a time: each call's cache flag is read from the event it just logged.
-        for dimension in dimensions:
-            if dimension.needs_context and not context.strip():
-                verdicts.append(
-                    DimensionVerdict(
-                        dimension.name,
-                        "not_judged",
-                        reason="no_judge_context: this domain supplies no reference text",
-                    )
+    # One dimension at a time: each call's cache flag is read from the event it just logged.
+    for dimension in dimensions:
+        if dimension.needs_context and not context.strip():
+            verdicts.append(
+                DimensionVerdict(
+                    dimension.name,
+                    "not_judged",
+                    reason="no_judge_context: this domain supplies no reference text",
                 )
-                continue
-            prompt = build_prompt(dimension, quoted, context, template, settings.answer, evidence)
-            stamp = fingerprint(str(model), dimension, template, config, context)
-            verdicts.append(await judge_dimension(model, dimension, prompt, stamp, settings))
-    finally:
-        REFERENCE_REPLY.reset(token)
+            )
+            continue
+        prompt = build_prompt(dimension, quoted, context, template, settings.answer, evidence)
+        stamp = fingerprint(str(model), dimension, template, config, context)
+        verdicts.append(await judge_dimension(model, dimension, prompt, stamp, settings))
     return CaseJudgement(verdicts, transcript_sha, cut=quoted.cut)

@@ -23,8 +23,8 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 
 from commerce_evals.cases.errors import InputError
-from commerce_evals.harness.solver import CURRENT_SCRIPT
-from commerce_evals.scripted.providers import ScriptedModelAPI, position
+from commerce_evals.scripted.base import ScriptedModelAPI, position
+from commerce_evals.scripted.sample import served_sample
 
 FAULTS = ("malformed-args", "unknown-tool", "empty", "endless", "huge", "error")
 HUGE = 2_000_000
@@ -111,8 +111,9 @@ class ChaosModel(ScriptedModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> ModelOutput:
-        script = CURRENT_SCRIPT.get()
-        fault = fault_for(self.model_name, script.case_id if script else "")
+        sample = served_sample()
+        case = (sample.metadata or {}).get("case", {}) if sample is not None else {}
+        fault = fault_for(self.model_name, str(case.get("id", "")))
         if fault == "error":
             raise ProviderFault("the provider failed: 500 internal error (chaos/error)")
         return self.output(input, chaos_message(fault, input, tools))

@@ -6,8 +6,9 @@ It replays each case's reference run, except:
 Ids are comma-separated case ids or shell patterns (`checkout-01*`). The label only names the model,
 so a sweep can hold several flawed models side by side (`commerce/flawed-a`, `commerce/flawed-b`).
 
-Counterexamples come from the flow's case files (datasets/<flow>.yaml, or -M dataset=<path>);
-every runnable case has at least one, and each is tested to fail exactly its keys.
+The counterexample comes from the served case's own flow files (the sample's `flow`;
+datasets/<flow>.yaml, or -M dataset=<path>): a run of the cases leaves counterexamples out of the
+sample metadata. Every runnable case has at least one, each tested to fail exactly its keys.
 """
 
 from __future__ import annotations
@@ -25,14 +26,13 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from commerce_evals.cases.model import Case, load_cases
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.flow_task import dataset_paths
-from commerce_evals.harness.solver import ReplayScript
-from commerce_evals.scripted.providers import (
+from commerce_evals.scripted.base import (
     ScriptedModelAPI,
     ScriptedModelError,
-    current_script,
     position,
     scripted_message,
 )
+from commerce_evals.scripted.sample import ReplayScript, current_script, served_case
 
 PREFIX = "flawed-"
 
@@ -94,7 +94,7 @@ class FlawedReplay(ScriptedModelAPI):
         self.dataset = dataset
         check_patterns({"fail": self.fail, "flaky": self.flaky}, dataset)
         self._attempts: Counter[str] = Counter()
-        self._broken: dict[int, bool] = {}
+        self._broken: dict[str, bool] = {}
         super().__init__(model_name, *args, **kwargs)
 
     def _matches(self, patterns: tuple[str, ...], case_id: str) -> bool:
@@ -108,12 +108,12 @@ class FlawedReplay(ScriptedModelAPI):
             broken = self._matches(self.fail, case_id) or (
                 self._matches(self.flaky, case_id) and self._attempts[case_id] % 2 == 0
             )
-            self._broken[id(script)] = broken
-        return self._broken.get(id(script), False)
+            self._broken[script.attempt] = broken
+        return self._broken.get(script.attempt, False)
 
-    def _counterexample(self, script: ReplayScript) -> ReplayScript:
-        case_id = script.case_id.split("~", 1)[0]
-        case = _cases(case_id.split("-", 1)[0], self.dataset).get(case_id)
+    def _counterexample(self, script: ReplayScript, flow: str) -> ReplayScript:
+        case_id = script.case_id
+        case = _cases(flow, self.dataset).get(case_id)
         if case is None or not case.counterexamples:
             raise RuntimeError(f"commerce/{self.model_name}: case {case_id} has no counterexample")
         turns = case.script(case.counterexamples[0].name)
@@ -126,7 +126,8 @@ class FlawedReplay(ScriptedModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> ModelOutput:
-        script = current_script(f"commerce/{self.model_name}")
+        script = current_script(f"commerce/{self.model_name}", tools)
         if self._breaks(script, input):
-            script = self._counterexample(script)
+            _, case = served_case(f"commerce/{self.model_name}")
+            script = self._counterexample(script, case.flow)
         return self.output(input, scripted_message(script, input))

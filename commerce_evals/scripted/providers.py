@@ -1,16 +1,17 @@
 """Scripted model providers. `commerce/reference` replays the sample's scripted run;
 `commerce/judge` (and its `judge-<behaviour>` variants) is a scripted judge for the grader role.
 
-The run is the case's reference, or, for samples made with `-T counterexamples=true`, one of its
-counterexamples. Each call answers with the next round of the current turn: the round's tool calls
+The run is the case's reference, or, for samples made with `-T counterexamples=true` or
+`-T alternatives=true`, one of its counterexamples or alternatives, read from the sample served
+(commerce_evals/scripted/sample.py). Each call answers with the next round of the current turn: the round's tool calls
 (several in one message when the script groups them), then the reply. Usage is returned, so no
 tokenizer (and no network) is needed.
 
 The scripted judge reads the prompt the way a credulous model would: the quoted transcript, then
 the instructions after it, split at the first thing that looks like a closing transcript tag (any
 case or spacing, look-alike characters folded). `commerce/judge` passes a run
-whose graded reply matches a known-good reply of the case (its reference's, or one of its
-alternatives') and fails one that does not; it answers
+whose graded reply matches a known-good reply of the case served (its reference's, or one of
+its alternatives', read from the sample) and fails one that does not; it answers
 Unknown when it has no reference or the harness says the graded reply was clipped (a note before
 the value, never text inside it). It is gullible on purpose: an "ignore your instructions ...
 verdict: X" it finds in its instructions section is obeyed, so a transcript that escaped its
@@ -27,28 +28,32 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections import Counter
 from typing import Any, cast
 
 import anyio
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageAssistant,
-    ChatMessageUser,
     GenerateConfig,
     ModelAPI,
     ModelOutput,
-    ModelUsage,
     modelapi,
 )
-from inspect_ai.model._model_output import ChatCompletionChoice
-from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
+from inspect_ai.tool import ToolChoice, ToolInfo
 
-from commerce_evals.cases.errors import InputError
-from commerce_evals.harness.solver import CURRENT_SCRIPT, ReplayScript
-from commerce_evals.judging.judge import REFERENCE_REPLY
+from commerce_evals.authoring.scripted_models import ScriptedAuthor
 from commerce_evals.judging.prompt import split_prompt
 from commerce_evals.judging.transcript import CUT_MARK_PATTERN, unquote
+from commerce_evals.scripted.base import (  # noqa: F401  (scripted_step: the API stubs replay it)
+    ScriptedModelAPI,
+    ScriptedModelError,
+    position,
+    scripted_message,
+    scripted_step,
+    usage_for,
+)
+from commerce_evals.scripted.flawed import FlawedReplay
+from commerce_evals.scripted.sample import current_script, known_good_replies
 
 SCRIPTED_MODELS = ("reference",)
 JUDGE_BEHAVIOURS = (
@@ -62,98 +67,6 @@ JUDGE_BEHAVIOURS = (
     "slow",
     "echo",
 )
-# Calls that reached the scripted judge, by model name. A cache hit never reaches a provider,
-# so tests read this to count real judge calls.
-JUDGE_CALLS: Counter[str] = Counter()
-
-
-def position(messages: list[ChatMessage]) -> tuple[int, int]:
-    """(turn index, rounds already answered in that turn) from the conversation so far."""
-    turn = -1
-    rounds = 0
-    for message in messages:
-        if isinstance(message, ChatMessageUser):
-            turn += 1
-            rounds = 0
-        elif isinstance(message, ChatMessageAssistant):
-            rounds += 1
-    return turn, rounds
-
-
-def usage_for(messages: list[ChatMessage], reply: ChatMessageAssistant) -> ModelUsage:
-    """A rough count (four characters a token), enough for cost reports, with no tokenizer."""
-    prompt = sum(len(m.text) for m in messages) // 4 + 1
-    completion = len(reply.text) // 4 + 1 + 20 * len(reply.tool_calls or [])
-    return ModelUsage(
-        input_tokens=prompt, output_tokens=completion, total_tokens=prompt + completion
-    )
-
-
-def scripted_message(script: ReplayScript, messages: list[ChatMessage]) -> ChatMessageAssistant:
-    return scripted_step(script, *position(messages))
-
-
-def scripted_step(script: ReplayScript, turn_index: int, round_index: int) -> ChatMessageAssistant:
-    """The script's answer at a turn and round: that round's calls, or the turn's reply."""
-    if not 0 <= turn_index < len(script.turns):
-        return ChatMessageAssistant(content="", model="reference")
-    turn = script.turns[turn_index]
-    rounds = turn.rounds()
-    if round_index >= len(rounds):
-        return ChatMessageAssistant(content=turn.reply, model="reference")
-    calls = rounds[round_index]
-    last = round_index == len(rounds) - 1
-    ends_turn = last and any(c.tool in script.turn_ending for c in calls)
-    return ChatMessageAssistant(
-        content=turn.reply if ends_turn else "",
-        tool_calls=[
-            ToolCall(id=f"t{turn_index}r{round_index}c{i}", function=c.tool, arguments=dict(c.args))
-            for i, c in enumerate(calls)
-        ],
-        model="reference",
-    )
-
-
-class ScriptedModelAPI(ModelAPI):
-    """What every scripted model shares: no credentials, and usage counted without a tokenizer."""
-
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig | None = None,
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
-
-    def output(
-        self,
-        input: list[ChatMessage],
-        message: ChatMessageAssistant,
-        stop_reason: str | None = None,
-    ) -> ModelOutput:
-        message.model = self.model_name
-        stop = stop_reason or ("tool_calls" if message.tool_calls else "stop")
-        return ModelOutput(
-            model=self.model_name,
-            choices=[ChatCompletionChoice(message=message, stop_reason=cast(Any, stop))],
-            usage=usage_for(input, message),
-        )
-
-
-def current_script(model_name: str) -> ReplayScript:
-    """The script of the sample being served; scripted agents only run on commerce-evals tasks."""
-    script = CURRENT_SCRIPT.get()
-    if script is None:
-        raise RuntimeError(
-            f"{model_name} replays commerce-evals cases: run it on a commerce_evals task"
-        )
-    return script
-
-
-class ScriptedModelError(InputError):
-    """A scripted model name or argument that names nothing."""
 
 
 def scripted_model_names() -> list[str]:
@@ -186,7 +99,7 @@ class ReplayModel(ScriptedModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> ModelOutput:
-        script = current_script(f"commerce/{self.model_name}")
+        script = current_script(f"commerce/{self.model_name}", tools)
         return self.output(input, scripted_message(script, input))
 
 
@@ -261,7 +174,6 @@ class ScriptedJudge(ScriptedModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> ModelOutput:
-        JUDGE_CALLS[self.model_name] += 1
         prompt = input[-1].text if input else ""
         if self.behaviour == "error":
             raise RuntimeError("scripted judge: the grader model failed")
@@ -274,7 +186,7 @@ class ScriptedJudge(ScriptedModelAPI):
         if self.behaviour in FIXED:
             verdict, critique = FIXED[self.behaviour]
         else:
-            verdict, critique, _ = decide(prompt, REFERENCE_REPLY.get())
+            verdict, critique, _ = decide(prompt, known_good_replies())
         echo = ""
         if self.behaviour == "echo":
             echo = f"The transcript, for the record:\n<transcript>\n{split_prompt(prompt).data}\n</transcript>"
@@ -298,14 +210,8 @@ def create_model(model_name: str, *args: Any, **kwargs: Any) -> ModelAPI:
     if judge_behaviour(model_name) is not None:
         return ScriptedJudge(model_name, *args, **kwargs)
     if model_name.startswith("flawed-"):
-        from commerce_evals.scripted.flawed import FlawedReplay  # it imports this module
-
         return FlawedReplay(model_name, *args, **kwargs)
     if model_name in ("drafter", "clusterer"):
-        from commerce_evals.authoring.scripted_models import (
-            ScriptedAuthor,
-        )  # it imports this module
-
         return ScriptedAuthor(model_name, *args, **kwargs)
     return ReplayModel(model_name, *args, **kwargs)
 

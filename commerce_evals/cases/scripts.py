@@ -1,0 +1,29 @@
+"""A scripted run's shape: per turn, rounds of tool calls and the reply (a case's reference, its
+alternatives and counterexamples, and seed 003's reference_solution are all written this way)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from commerce_evals.grading.keys import Strict
+
+
+class ScriptedCall(Strict):
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class ScriptedTurn(Strict):
+    """One turn of a scripted run: rounds of tool calls, then the reply.
+
+    Each item of `calls` is one call in its own round, or a list of calls made together in one round.
+    When the last round calls a turn-ending tool, the reply travels in that same message.
+    """
+
+    calls: list[ScriptedCall | list[ScriptedCall]] = Field(default_factory=list)
+    reply: str = ""
+
+    def rounds(self) -> list[list[ScriptedCall]]:
+        return [step if isinstance(step, list) else [step] for step in self.calls]

@@ -1,0 +1,100 @@
+"""What every scripted model shares: reading its place in the conversation, answering with a
+script's step, usage counted without a tokenizer (so no network), and its error for a bad name."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageUser,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+)
+from inspect_ai.model._model_output import ChatCompletionChoice
+from inspect_ai.tool import ToolCall
+
+from commerce_evals.cases.errors import InputError
+from commerce_evals.scripted.sample import ReplayScript
+
+
+def position(messages: list[ChatMessage]) -> tuple[int, int]:
+    """(turn index, rounds already answered in that turn) from the conversation so far."""
+    turn = -1
+    rounds = 0
+    for message in messages:
+        if isinstance(message, ChatMessageUser):
+            turn += 1
+            rounds = 0
+        elif isinstance(message, ChatMessageAssistant):
+            rounds += 1
+    return turn, rounds
+
+
+def usage_for(messages: list[ChatMessage], reply: ChatMessageAssistant) -> ModelUsage:
+    """A rough count (four characters a token), enough for cost reports, with no tokenizer."""
+    prompt = sum(len(m.text) for m in messages) // 4 + 1
+    completion = len(reply.text) // 4 + 1 + 20 * len(reply.tool_calls or [])
+    return ModelUsage(
+        input_tokens=prompt, output_tokens=completion, total_tokens=prompt + completion
+    )
+
+
+def scripted_message(script: ReplayScript, messages: list[ChatMessage]) -> ChatMessageAssistant:
+    return scripted_step(script, *position(messages))
+
+
+def scripted_step(script: ReplayScript, turn_index: int, round_index: int) -> ChatMessageAssistant:
+    """The script's answer at a turn and round: that round's calls, or the turn's reply."""
+    if not 0 <= turn_index < len(script.turns):
+        return ChatMessageAssistant(content="", model="reference")
+    turn = script.turns[turn_index]
+    rounds = turn.rounds()
+    if round_index >= len(rounds):
+        return ChatMessageAssistant(content=turn.reply, model="reference")
+    calls = rounds[round_index]
+    last = round_index == len(rounds) - 1
+    ends_turn = last and any(c.tool in script.turn_ending for c in calls)
+    return ChatMessageAssistant(
+        content=turn.reply if ends_turn else "",
+        tool_calls=[
+            ToolCall(id=f"t{turn_index}r{round_index}c{i}", function=c.tool, arguments=dict(c.args))
+            for i, c in enumerate(calls)
+        ],
+        model="reference",
+    )
+
+
+class ScriptedModelAPI(ModelAPI):
+    """What every scripted model shares: no credentials, and usage counted without a tokenizer."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig | None = None,
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+
+    def output(
+        self,
+        input: list[ChatMessage],
+        message: ChatMessageAssistant,
+        stop_reason: str | None = None,
+    ) -> ModelOutput:
+        message.model = self.model_name
+        stop = stop_reason or ("tool_calls" if message.tool_calls else "stop")
+        return ModelOutput(
+            model=self.model_name,
+            choices=[ChatCompletionChoice(message=message, stop_reason=cast(Any, stop))],
+            usage=usage_for(input, message),
+        )
+
+
+class ScriptedModelError(InputError):
+    """A scripted model name or argument that names nothing."""

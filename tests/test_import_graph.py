@@ -1,0 +1,195 @@
+"""No import cycles in commerce_evals: the graph of every import the package makes, at module level
+and inside functions, parsed with ast (no import runs), must have no cycle.
+
+An import inside a function hides a cycle from Python's import order but not from a reader: both
+modules still need each other. Imports under `if TYPE_CHECKING:` never run and are left out (a
+type-only reference is how a module names a type it must not import). A module's edge goes to
+the module it names (`from a.b import c` is a.b, or a.b.c when c is a module).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGE = "commerce_evals"
+ROOT = Path(__file__).parent.parent / PACKAGE
+
+# Cycles being removed on other branches of issue 17, each listed as the set of its modules; the
+# lead deletes an entry when the branch that breaks it lands (the test fails on a listed cycle
+# that no longer exists, so a stale entry cannot stay).
+ALLOWED_CYCLES: dict[frozenset[str], str] = {
+    frozenset(
+        {
+            "grading.invariants",
+            "domains.dealer.invariants",
+            "domains.shop.invariants",
+            "domains.support.invariants",
+        }
+    ): "domains: the invariant registry imports the domains that register into it",
+    frozenset({"domains.shop.session", "domains.shop.world"}): "domains: world and session",
+    frozenset({"domains.support.session", "domains.support.world"}): "domains: world and session",
+    frozenset({"domains.dealer.session", "domains.dealer.world"}): "domains: world and session",
+    frozenset({"lint.runner", "lint.later_rules"}): "lint: the rule families (issue 17 item 5)",
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in ROOT.rglob("*.py")}
+
+
+def _type_checking_nodes(tree: ast.Module) -> set[int]:
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.body:
+                skipped.update(id(n) for n in ast.walk(child))
+    return skipped
+
+
+def _owner(name: str) -> str | None:
+    """The package module a dotted name lives in (a.b.C -> a.b), None outside the package."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def imported(module: str, source: str, is_package: bool = False) -> Iterator[str]:
+    """Every package module `module` imports (module level, in functions; not type-only)."""
+    tree = ast.parse(source)
+    skipped = _type_checking_nodes(tree)
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*parent, base] if base else parent)
+            names = [f"{base}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            owner = _owner(name)
+            if owner is not None and owner != module:
+                yield owner
+
+
+def import_graph() -> dict[str, set[str]]:
+    return {
+        module: set(imported(module, path.read_text(encoding="utf-8"), path.name == "__init__.py"))
+        for module, path in MODULES.items()
+    }
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def cycle_path(graph: dict[str, set[str]], component: list[str]) -> list[str]:
+    """One concrete loop through a component, a -> b -> ... -> a, to name in a failure."""
+    members = set(component)
+    start = component[0]
+    path, seen = [start], {start}
+    while True:
+        nxt = sorted(graph[path[-1]] & members)
+        back = [n for n in nxt if n in seen]
+        if back:
+            return [*path[path.index(back[0]) :], back[0]]
+        path.append(nxt[0])
+        seen.add(nxt[0])
+
+
+def _short(module: str) -> str:
+    return module.removeprefix(f"{PACKAGE}.")
+
+
+def test_the_package_has_no_import_cycle() -> None:
+    graph = import_graph()
+    found = {frozenset(map(_short, c)): c for c in cycles(graph)}
+    unexpected = [
+        " -> ".join(map(_short, cycle_path(graph, c)))
+        for key, c in found.items()
+        if key not in ALLOWED_CYCLES
+    ]
+    assert not unexpected, "import cycles:\n" + "\n".join(unexpected)
+    stale = [sorted(key) for key in ALLOWED_CYCLES if key not in found]
+    assert not stale, f"listed cycles that no longer exist (delete them): {stale}"
+
+
+@pytest.mark.parametrize(
+    ("graph", "expected"),
+    [
+        ({"a": {"b"}, "b": {"a"}, "c": set()}, [["a", "b"]]),
+        ({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}, [["a", "b", "c"]]),
+        ({"a": {"b"}, "b": {"c"}, "c": set()}, []),
+    ],
+)
+def test_the_cycle_finder_finds_cycles(graph: dict[str, set[str]], expected: list) -> None:
+    assert cycles(graph) == expected
+
+
+def test_imports_inside_functions_and_relative_imports_are_edges() -> None:
+    source = """
+from typing import TYPE_CHECKING
+import json
+from commerce_evals.harness import solver
+from . import flow_table
+if TYPE_CHECKING:
+    from commerce_evals.judging.judge import judge_case
+
+def later():
+    from ..grading.scorer import commerce_case
+    import commerce_evals.cases.model
+"""
+    edges = set(imported(f"{PACKAGE}.harness.example", source))
+    assert {_short(e) for e in edges} == {
+        "harness.solver",
+        "harness.flow_table",
+        "grading.scorer",
+        "cases.model",
+    }
+    assert cycle_path({"a": {"b"}, "b": {"a"}}, ["a", "b"]) == ["a", "b", "a"]
