@@ -4,7 +4,6 @@ the model as a tool's answer (any other exception in a handler is a harness erro
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import inspect
 from pathlib import Path
@@ -262,50 +261,3 @@ def test_the_fixture_reader_names_file_field_and_count(tmp_path: Path) -> None:
         read_fixture(tmp_path, "store", Store)
     with pytest.raises(FixtureError, match=r"catalog\.json: no such fixture file"):
         read_fixture(tmp_path, "catalog", Store)
-
-
-# ---- no import cycles through the domains ---------------------------------------------------------
-
-PACKAGE = Path(__file__).parents[1] / "commerce_evals"
-
-
-def _imports() -> dict[str, set[str]]:
-    """Every module of the package and the package modules it imports (top level, functions
-    and TYPE_CHECKING blocks alike: an import hidden in a function is still a dependency)."""
-    modules = {
-        ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(
-            ".__init__"
-        ): path
-        for path in PACKAGE.rglob("*.py")
-    }
-    graph: dict[str, set[str]] = {}
-    for name, path in modules.items():
-        found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                found.update(a.name for a in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                found.add(node.module)
-                found.update(f"{node.module}.{a.name}" for a in node.names)
-        graph[name] = {m for m in found if m in modules and m != name}
-    return graph
-
-
-def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
-    seen, todo = set(), list(graph[start])
-    while todo:
-        module = todo.pop()
-        if module == goal:
-            return True
-        if module not in seen:
-            seen.add(module)
-            todo.extend(graph[module])
-    return False
-
-
-def test_no_domain_module_is_in_an_import_cycle() -> None:
-    graph = _imports()
-    watched = [m for m in graph if m.startswith("commerce_evals.domains")]
-    watched.append("commerce_evals.harness.chain")
-    in_cycles = sorted(m for m in watched if _reaches(graph, m, m))
-    assert in_cycles == []

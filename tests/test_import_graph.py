@@ -18,24 +18,6 @@ import pytest
 PACKAGE = "commerce_evals"
 ROOT = Path(__file__).parent.parent / PACKAGE
 
-# Cycles being removed on other branches of issue 17, each listed as the set of its modules; the
-# lead deletes an entry when the branch that breaks it lands (the test fails on a listed cycle
-# that no longer exists, so a stale entry cannot stay).
-ALLOWED_CYCLES: dict[frozenset[str], str] = {
-    frozenset(
-        {
-            "grading.invariants",
-            "domains.dealer.invariants",
-            "domains.shop.invariants",
-            "domains.support.invariants",
-        }
-    ): "domains: the invariant registry imports the domains that register into it",
-    frozenset({"domains.shop.session", "domains.shop.world"}): "domains: world and session",
-    frozenset({"domains.support.session", "domains.support.world"}): "domains: world and session",
-    frozenset({"domains.dealer.session", "domains.dealer.world"}): "domains: world and session",
-    frozenset({"lint.runner", "lint.later_rules"}): "lint: the rule families (issue 17 item 5)",
-}
-
 
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
@@ -149,15 +131,8 @@ def _short(module: str) -> str:
 
 def test_the_package_has_no_import_cycle() -> None:
     graph = import_graph()
-    found = {frozenset(map(_short, c)): c for c in cycles(graph)}
-    unexpected = [
-        " -> ".join(map(_short, cycle_path(graph, c)))
-        for key, c in found.items()
-        if key not in ALLOWED_CYCLES
-    ]
-    assert not unexpected, "import cycles:\n" + "\n".join(unexpected)
-    stale = [sorted(key) for key in ALLOWED_CYCLES if key not in found]
-    assert not stale, f"listed cycles that no longer exist (delete them): {stale}"
+    found = [" -> ".join(map(_short, cycle_path(graph, c))) for c in cycles(graph)]
+    assert not found, "import cycles:\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize(
