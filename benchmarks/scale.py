@@ -87,13 +87,14 @@ def main() -> None:
             f"{row['samples']:>8} {row['seconds']:>9.1f} {per:>10.1f} {row['peak_rss_mb']:>12.0f} "
             f"{row['seconds'] / base['seconds']:>11.2f} {row['samples'] / base['samples']:>11.2f}"
         )
-    slope = math.log(rows[-1]["seconds"] / base["seconds"]) / math.log(
-        rows[-1]["samples"] / base["samples"]
-    )
-    print(f"growth exponent of time in samples: {slope:.2f} (1.0 = linear)")
-    print(
-        f"peak memory ratio, largest / smallest run: {rows[-1]['peak_rss_mb'] / base['peak_rss_mb']:.2f}"
-    )
+    if len(rows) > 1:
+        slope = math.log(rows[-1]["seconds"] / base["seconds"]) / math.log(
+            rows[-1]["samples"] / base["samples"]
+        )
+        print(f"growth exponent of time in samples: {slope:.2f} (1.0 = linear)")
+        print(
+            f"peak memory ratio, largest / smallest run: {rows[-1]['peak_rss_mb'] / base['peak_rss_mb']:.2f}"
+        )
     if not args.bare:
         return
     print("\nmemory beside the bare Inspect task (RSS growth during the eval, peak minus start):")
