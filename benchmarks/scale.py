@@ -20,7 +20,7 @@ import sys
 
 CHILD = """
 import json, os, resource, sys, time
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(sys.argv[3])), "benchmarks"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[3])))
 from inspect_ai import eval
 from commerce_evals.harness.flow_task import flow_task, cached_world
 from commerce_evals.harness.flow_table import FLOWS
