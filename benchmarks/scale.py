@@ -20,7 +20,7 @@ import sys
 
 CHILD = """
 import json, os, resource, sys, time
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(sys.argv[3])), "benchmarks"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[3])))
 from inspect_ai import eval
 from commerce_evals.harness.flow_task import flow_task, cached_world
 from commerce_evals.harness.flow_table import FLOWS
@@ -87,13 +87,14 @@ def main() -> None:
             f"{row['samples']:>8} {row['seconds']:>9.1f} {per:>10.1f} {row['peak_rss_mb']:>12.0f} "
             f"{row['seconds'] / base['seconds']:>11.2f} {row['samples'] / base['samples']:>11.2f}"
         )
-    slope = math.log(rows[-1]["seconds"] / base["seconds"]) / math.log(
-        rows[-1]["samples"] / base["samples"]
-    )
-    print(f"growth exponent of time in samples: {slope:.2f} (1.0 = linear)")
-    print(
-        f"peak memory ratio, largest / smallest run: {rows[-1]['peak_rss_mb'] / base['peak_rss_mb']:.2f}"
-    )
+    if len(rows) > 1:
+        slope = math.log(rows[-1]["seconds"] / base["seconds"]) / math.log(
+            rows[-1]["samples"] / base["samples"]
+        )
+        print(f"growth exponent of time in samples: {slope:.2f} (1.0 = linear)")
+        print(
+            f"peak memory ratio, largest / smallest run: {rows[-1]['peak_rss_mb'] / base['peak_rss_mb']:.2f}"
+        )
     if not args.bare:
         return
     print("\nmemory beside the bare Inspect task (RSS growth during the eval, peak minus start):")
