@@ -28,8 +28,9 @@ def replay_changes(
     session = start_session(world, tools, case, chain)
     specs = {spec.name: spec for spec in tools}
     start = session.snapshot()
-    for index, (user, turn) in enumerate(zip(case.turns, script, strict=False)):
-        session.begin_turn(user, case.confirmed(index))
+    users = case.conversation(script).turns
+    for index, ((user, confirms), turn) in enumerate(zip(users, script, strict=False)):
+        session.begin_turn(user, confirms)
         for r, calls in enumerate(turn.rounds()):
             for c, call in enumerate(calls):
                 spec = specs.get(call.tool)

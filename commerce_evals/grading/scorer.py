@@ -53,6 +53,7 @@ from inspect_ai.util import store_as
 from commerce_evals.cases.model import Case
 from commerce_evals.grading import invariants
 from commerce_evals.grading.graders import Grade, GradeContext, ToolRoles, grade
+from commerce_evals.grading.reveals import describe_record, reveal_record
 from commerce_evals.harness.chain import own_state
 from commerce_evals.harness.solver import RunRecord
 from commerce_evals.judging import STATUSES, CaseJudgement, JudgeSettings, judge_case
@@ -362,6 +363,7 @@ def commerce_case(
         failed = [g.key for g in grades if not g.passed]
         if judgement:
             failed.extend(judgement.failed_keys())
+        customer = reveal_record(case.customer, run) if case.customer else None
         return Score(
             value=values,
             answer=run.graded.reply()[:500],
@@ -370,6 +372,7 @@ def commerce_case(
                     verdict_line(values, grades, judgement),
                     parts_line(values, judgement),
                     explain(grades, rubric_notes(judgement, values)),
+                    *([describe_record(customer)] if customer else []),
                 ]
             ),
             metadata={
@@ -384,6 +387,8 @@ def commerce_case(
                 "alternative": state.metadata.get("alternative"),
                 "judge": judgement.metadata() if judgement else None,
                 "judge_off": not judge,
+                # who played the customer, which reveals the agent drew out and which it missed
+                **({"customer": customer} if customer else {}),
             },
         )
 
@@ -402,7 +407,7 @@ def code_grades(
 ) -> list[Grade]:
     """The case's keys, then its domain's invariants it does not waive."""
     if domain is None:
-        return grade(case.expected, run, roles)
+        return grade(case.expected, run, roles, GradeContext(run, roles, customer=case.customer))
     from commerce_evals.harness.flow_task import (
         cached_world,  # the flow module builds tasks from this one
     )
@@ -412,7 +417,8 @@ def code_grades(
     ctx = GradeContext(
         run=run,
         roles=roles,
-        confirms=tuple(case.confirmed(i) for i in range(len(case.turns))),
+        confirms=run_confirms(case, run),
+        customer=case.customer,
         oracles=tuple(oracles) if oracles is not None else None,
         change_rules=world.change_rules,
         state=own_state(case.state),
@@ -421,6 +427,14 @@ def code_grades(
         *grade(case.expected, run, roles, ctx),
         *invariants.check(domain, ctx, world, case.waive, set(tools) if tools else None),
     ]
+
+
+def run_confirms(case: Case, run: Any) -> tuple[frozenset[str], ...]:
+    """Per turn, the writes its user message consents to: the case's for scripted turns, the
+    recorded ones for a customer's (the case cannot know how its conversation will go)."""
+    if case.customer is None:
+        return tuple(case.confirmed(i) for i in range(len(case.turns)))
+    return tuple(frozenset(turn.confirms) for turn in run.turns)
 
 
 def alias_for_rescoring(factory: Callable[..., Scorer]) -> None:

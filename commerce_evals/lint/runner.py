@@ -150,8 +150,10 @@ def replay_reference(
         raise ReplayError(f"the injected state makes no session: {err}") from err
     specs = {t.name: t for t in profile.tools}
     turns: list[list[tuple[str, Any]]] = []
-    for index, (user, scripted) in enumerate(zip(case.turns, case.reference or [], strict=False)):
-        session.begin_turn(user, case.confirmed(index))
+    reference = case.reference or []
+    users = case.conversation(reference).turns
+    for index, ((user, confirms), scripted) in enumerate(zip(users, reference, strict=False)):
+        session.begin_turn(user, confirms)
         answers: list[tuple[str, Any]] = []
         for r, calls in enumerate(scripted.rounds()):
             for c, call in enumerate(calls):

@@ -1,5 +1,6 @@
 """Scripted model providers. `commerce/reference` replays the sample's scripted run;
-`commerce/judge` (and its `judge-<behaviour>` variants) is a scripted judge for the grader role.
+`commerce/judge` (and its `judge-<behaviour>` variants) is a scripted judge for the grader role;
+`commerce/customer` (and `customer-endless`) a scripted model for the customer role.
 
 The run is the case's reference, or, for samples made with `-T counterexamples=true`, one of its
 counterexamples. Each call answers with the next round of the current turn: the round's tool calls
@@ -44,7 +45,9 @@ from inspect_ai.model import (
 from inspect_ai.model._model_output import ChatCompletionChoice
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 
+from commerce_evals.cases.customer import STOP_SIGNAL, scripted_reply
 from commerce_evals.cases.errors import InputError
+from commerce_evals.harness.customer import CURRENT_CUSTOMER
 from commerce_evals.harness.solver import CURRENT_SCRIPT, ReplayScript
 from commerce_evals.judging.judge import REFERENCE_REPLY
 from commerce_evals.judging.prompt import split_prompt
@@ -163,6 +166,7 @@ def scripted_model_names() -> list[str]:
         "commerce/flawed-<label>",
         "commerce/judge",
         *(f"commerce/judge-{b}" for b in JUDGE_BEHAVIOURS if b != "reference"),
+        *(f"commerce/{name}" for name in CUSTOMER_BEHAVIOURS),
     ]
 
 
@@ -290,6 +294,46 @@ class ScriptedJudge(ScriptedModelAPI):
         return self.output(input, ChatMessageAssistant(content=text), stop_reason)
 
 
+CUSTOMER_BEHAVIOURS = {"customer": "scripted", "customer-endless": "endless"}
+
+
+class ScriptedCustomerModel(ScriptedModelAPI):
+    """A model for the customer role that plays the scripted customer's answers (cases/customer.py)
+    through the simulated-customer loop: the stop signal when the scripted customer would end,
+    and usage counted without a tokenizer. `customer-endless` never sends the stop signal, so
+    only the turn cap ends its conversations."""
+
+    def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
+        if model_name not in CUSTOMER_BEHAVIOURS:
+            raise unknown_model(model_name)
+        self.endless = CUSTOMER_BEHAVIOURS[model_name] == "endless"
+        super().__init__(model_name, *args, **kwargs)
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        served = CURRENT_CUSTOMER.get()
+        if served is None:
+            raise RuntimeError(
+                f"commerce/{self.model_name} plays a case's customer: bind it with "
+                "--model-role customer=... on a commerce_evals task"
+            )
+        customer = served.customer
+        own = [m.text for m in input if isinstance(m, ChatMessageAssistant)]
+        unanswered = sum(text == customer.unknown_line() for text in own[1:])
+        agent = input[-1].text if input and isinstance(input[-1], ChatMessageUser) else ""
+        answer = scripted_reply(customer, agent, len(own), unanswered)
+        if answer.ended and not self.endless:
+            text = STOP_SIGNAL
+        else:
+            text = answer.say or customer.unknown_line()
+        return self.output(input, ChatMessageAssistant(content=text))
+
+
 def create_model(model_name: str, *args: Any, **kwargs: Any) -> ModelAPI:
     """commerce/judge* names get the scripted judge; commerce/flawed-* a replay that fails chosen
     cases (commerce_evals/scripted/flawed.py); commerce/drafter and commerce/clusterer the scripted
@@ -297,6 +341,8 @@ def create_model(model_name: str, *args: Any, **kwargs: Any) -> ModelAPI:
     reference replay."""
     if judge_behaviour(model_name) is not None:
         return ScriptedJudge(model_name, *args, **kwargs)
+    if model_name in CUSTOMER_BEHAVIOURS:
+        return ScriptedCustomerModel(model_name, *args, **kwargs)
     if model_name.startswith("flawed-"):
         from commerce_evals.scripted.flawed import FlawedReplay  # it imports this module
 
