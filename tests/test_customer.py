@@ -166,6 +166,13 @@ def test_a_reference_whose_last_reply_asks_is_refused() -> None:
     assert "would go on past the script" in _error(reference=reference)
 
 
+def test_a_reference_question_no_reveal_answers_is_refused() -> None:
+    reference = [dict(t) for t in BASE["reference"]]
+    reference[0] = {"reply": "I can help with that. What's your date of birth?"}
+    problem = _error(reference=reference)
+    assert "turn 1's reply asks for no declared reveal" in problem
+
+
 def test_the_keys_name_declared_reveals() -> None:
     expected = {**BASE["expected"], "never_asks": ["shoe_size"]}
     assert "never_asks: shoe_size" in _error(expected=expected)

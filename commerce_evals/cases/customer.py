@@ -173,6 +173,8 @@ class Conversation:
 
     turns: tuple[tuple[str, frozenset[str]], ...]
     ended: EndReason | None
+    # per customer turn (turns[1:]), the reveals it answers; empty: the unknown line
+    answered: tuple[tuple[str, ...], ...] = ()
 
 
 def play_script(
@@ -181,11 +183,12 @@ def play_script(
     """The conversation the scripted customer holds with a scripted agent giving `replies` in
     order: no model, the same answers the solver's scripted customer gives."""
     turns = [(first, first_confirms)]
-    unanswered = 0
+    answered: list[tuple[str, ...]] = []
     for reply in replies:
+        unanswered = sum(not names for names in answered)
         answer = scripted_reply(customer, reply, len(turns), unanswered)
         if answer.ended:
-            return Conversation(tuple(turns), answer.ended)
-        unanswered += not answer.answered
+            return Conversation(tuple(turns), answer.ended, tuple(answered))
+        answered.append(answer.answered)
         turns.append((answer.say, answer.confirms))
-    return Conversation(tuple(turns), None)
+    return Conversation(tuple(turns), None, tuple(answered))

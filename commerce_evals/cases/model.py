@@ -327,6 +327,12 @@ class Case(Strict):
                 f"{where}: the last reply asks the customer something, so the conversation "
                 "would go on past the script: end it with a reply that asks nothing"
             )
+        unanswered = [i + 1 for i, names in enumerate(talk.answered) if not names]
+        if unanswered:
+            raise ValueError(
+                f"{where}: turn {unanswered[0]}'s reply asks for no declared reveal, so the "
+                "customer would say it does not know: ask with one of a reveal's topics"
+            )
 
     def conversation(self, script: list[ScriptedTurn]) -> Conversation:
         """The user turns of a scripted run: the case's own, or the scripted customer's answers
