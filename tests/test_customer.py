@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
-from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
 from commerce_evals.cases.customer import (
     STOP_SIGNAL,
@@ -27,6 +27,10 @@ from commerce_evals.harness.customer import customer_prompt
 from commerce_evals.harness.events import Run
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.flow_task import dataset_paths
+from commerce_evals.reports.compare_report import markdown
+from commerce_evals.reports.comparison import build_comparison
+from commerce_evals.reports.cost import flow_cost
+from commerce_evals.reports.prices import PriceTable
 from commerce_evals.support import support
 from tests.helpers import (
     SCRIPTED_JUDGE,
@@ -397,3 +401,41 @@ def test_the_prompt_holds_the_goal_the_reveals_and_the_stop_signal() -> None:
     assert "Cancel my boots order." in prompt
     assert 'say it only when the agent asks about zip, postal code. Your answer: "80302."' in prompt
     assert STOP_SIGNAL in prompt
+
+
+# ---- reports: a scripted and a simulated run side by side ----------------------------------------
+
+
+def test_compare_and_cost_keep_the_customer_apart(tmp_path: Path) -> None:
+    path = _one_case_file(tmp_path, 5)
+    logs = tmp_path / "logs"
+    run_task(support(dataset=str(path)), log_dir=str(logs))
+    simulated = run_task(
+        support(dataset=str(path)),
+        model_roles={**SCRIPTED_JUDGE, "customer": "commerce/customer"},
+        log_dir=str(logs),
+    )
+    comparison = build_comparison([logs], PriceTable())
+    scripted_key, simulated_key = (
+        "commerce/reference",
+        "commerce/reference (customer: commerce/customer)",
+    )
+    assert comparison.models == [scripted_key, simulated_key]
+    assert comparison.customer(scripted_key) == "scripted"
+    assert comparison.customer(simulated_key) == "commerce/customer"
+    assert comparison.label(scripted_key) == "commerce/reference [customer: scripted]"
+    usage = comparison.usage
+    customer = simulated.stats.role_usage["customer"]
+    assert usage.loc[simulated_key, "customer_input"] == customer.input_tokens
+    assert usage.loc[simulated_key, "customer"] == "commerce/customer"
+    assert usage.loc[scripted_key, "customer_input"] == 0
+    # the agent's share leaves the customer's calls out: the same under both customers
+    assert usage.loc[simulated_key, "agent_input"] == usage.loc[scripted_key, "agent_input"]
+    report = markdown(comparison, {}, tmp_path)
+    assert "| grader | customer | needs review |" in report
+    assert f"| {scripted_key} [customer: scripted] | {simulated_key} |" in report
+    full = read_eval_log(str(simulated.location), resolve_attachments=True)
+    cost = flow_cost("support", full)
+    assert cost.customer_calls_per_case == 3
+    assert cost.customer_input_tokens_per_case == customer.input_tokens
+    assert cost.agent_calls_per_case == 6

@@ -132,6 +132,7 @@ def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
             "pass^k (cases)",
             "logs",
             "grader",
+            *(["customer"] if c.simulated else []),
             "needs review",
             "marks",
         ],
@@ -144,12 +145,19 @@ def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
                 _interval_text(*c.pass_hat_k(m)),
                 str(len(run.logs)),
                 ", ".join(sorted({log.grader for log in run.logs if log.grader})) or "-",
+                *([c.customer(m)] if c.simulated else []),
                 ", ".join(c.needs_review(m)) or "-",
                 c.coverage(m) or "-",
             ]
             for m, run in c.runs.items()
         ],
     )
+    if c.simulated:
+        lines += [
+            "",
+            "A simulated customer answers differently from run to run: read its runs by pass^k "
+            "over epochs, and compare a case across customers only where both ran it.",
+        ]
     notes = c.differences()
     if notes:
         lines += ["", "What differs between the runs besides the model:", ""]
@@ -223,6 +231,7 @@ def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
         "",
     ]
     if not c.usage.empty:
+        sim = c.simulated
         lines += _table(
             [
                 "model",
@@ -234,6 +243,7 @@ def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
                 "judge out",
                 "judge in / out needed (cache hits too)",
                 "judge cost",
+                *(["customer", "customer in", "customer out", "customer cost"] if sim else []),
                 "total cost",
             ],
             [
@@ -247,6 +257,16 @@ def markdown(comparison: Comparison, charts: dict[str, Path], out: Path) -> str:
                     f"{int(r['judge_output']):,}",
                     judge_tokens(r),
                     money(r["judge_cost"], c.currency),
+                    *(
+                        [
+                            str(r["customer"]),
+                            f"{int(r['customer_input']):,}",
+                            f"{int(r['customer_output']):,}",
+                            money(r["customer_cost"], c.currency),
+                        ]
+                        if sim
+                        else []
+                    ),
                     money(r["total_cost"], c.currency),
                 ]
                 for model, r in c.usage.iterrows()

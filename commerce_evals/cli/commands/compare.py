@@ -107,10 +107,16 @@ def print_comparison(out: Console, comparison: Comparison, show_all: bool) -> No
             "judge in/out paid",
             "judge in/out needed (cache hits too)",
             "judge cost",
+            *(["customer", "customer in/out", "customer cost"] if c.simulated else []),
             "total",
         ):
             table.add_column(column)
         for model, r in c.usage.iterrows():
+            customer = [
+                str(r["customer"]),
+                f"{int(r['customer_input']):,} / {int(r['customer_output']):,}",
+                money(r["customer_cost"], c.currency),
+            ]
             table.add_row(
                 str(model),
                 f"{int(r['agent_input']):,} / {int(r['agent_output']):,}",
@@ -119,6 +125,7 @@ def print_comparison(out: Console, comparison: Comparison, show_all: bool) -> No
                 f"{int(r['judge_input']):,} / {int(r['judge_output']):,}",
                 judge_tokens(r),
                 money(r["judge_cost"], c.currency),
+                *(customer if c.simulated else []),
                 money(r["total_cost"], c.currency),
             )
         out.print(table)
