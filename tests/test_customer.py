@@ -5,6 +5,7 @@ the loop, the stop signal, the turn cap and the token accounting."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -439,3 +440,11 @@ def test_compare_and_cost_keep_the_customer_apart(tmp_path: Path) -> None:
     assert cost.customer_calls_per_case == 3
     assert cost.customer_input_tokens_per_case == customer.input_tokens
     assert cost.agent_calls_per_case == 6
+
+
+def test_the_readme_customer_is_a_valid_customer() -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n(customer:.*?)```", readme, re.S)
+    assert block, "the README shows a customer"
+    customer = Customer.model_validate(yaml.safe_load(block.group(1))["customer"])
+    assert scripted_reply(customer, "What's your ZIP code?", 1).say == "It's 80302."
