@@ -20,10 +20,12 @@ from commerce_evals.cases.customer import (
     scripted_reply,
 )
 from commerce_evals.cases.model import Case, CaseFileError, load_case_sources, parse_case
+from commerce_evals.domains import load_world
 from commerce_evals.domains.base import DATASETS
 from commerce_evals.grading.graders import GradeContext, ToolRoles
 from commerce_evals.grading.keys import AsksBefore
 from commerce_evals.grading.reveals import asks_before, never_asks, reveal_record
+from commerce_evals.harness.chain import resolve_chains, start_session
 from commerce_evals.harness.customer import customer_prompt
 from commerce_evals.harness.events import Run
 from commerce_evals.harness.flow_table import FLOWS
@@ -448,3 +450,23 @@ def test_the_readme_customer_is_a_valid_customer() -> None:
     assert block, "the README shows a customer"
     customer = Customer.model_validate(yaml.safe_load(block.group(1))["customer"])
     assert scripted_reply(customer, "What's your ZIP code?", 1).say == "It's 80302."
+
+
+def test_a_case_can_start_after_a_customer_case() -> None:
+    """A chain replays a customer case's reference with the scripted customer's turns and
+    consents, so the next case starts with its write done."""
+    sources = load_case_sources([SUPPORT_FILE])
+    after = BASE | {
+        "id": "support-199-after-a-customer",
+        "state": {"after": BASE["id"]},
+    }
+    chained = parse_case(after, SUPPORT_FILE, 99)
+    chain = resolve_chains([*sources, (SUPPORT_FILE, chained)])[chained.id]
+    [link] = chain.links
+    assert link.turns[1:] == ["It's 80302.", "Yes, please cancel it."]
+    assert link.confirms[2] == ["cancel_order"]
+    world = load_world("support")
+    agent = world.agents["support"]
+    session = start_session(world, agent.tools, chained, chain.model_dump(mode="json"))
+    orders = {row["order_id"]: row for row in session.snapshot()["orders"]}
+    assert orders["R-1100"]["status"] == "cancelled"
