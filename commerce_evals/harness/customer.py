@@ -130,7 +130,10 @@ class SimulatedCustomer:
         for turn in run.turns:
             messages.append(ChatMessageAssistant(content=turn.user))
             messages.append(ChatMessageUser(content=turn.replied() or "(no reply)"))
-        output = await self.bound.generate(messages, config=GenerateConfig(temperature=0))
+        # never cached, as the agent's calls: each epoch is a fresh conversation
+        output = await self.bound.generate(
+            messages, config=GenerateConfig(temperature=0), cache=False
+        )
         text = output.completion.strip()
         if STOP_SIGNAL in text or not text:
             return CustomerTurn(ended="stop_signal")
