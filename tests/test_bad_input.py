@@ -401,7 +401,8 @@ def test_bad_instructions(tmp_path: Path, name: str, content: str | bytes, line:
 SCRIPTED = (
     "commerce/reference, commerce/flawed-<label>, commerce/judge, commerce/judge-pass, "
     "commerce/judge-fail, commerce/judge-unknown, commerce/judge-garbage, commerce/judge-error, "
-    "commerce/judge-refuse, commerce/judge-slow, commerce/judge-echo"
+    "commerce/judge-refuse, commerce/judge-slow, commerce/judge-echo, commerce/customer, "
+    "commerce/customer-endless"
 )
 MODELS: list[tuple[str, str, dict[str, Any], str]] = [
     (

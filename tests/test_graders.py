@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from commerce_evals.cases.customer import Customer
 from commerce_evals.cases.model import Expected
 from commerce_evals.grading.changes import ChangeRules
 from commerce_evals.grading.graders import (
@@ -44,6 +45,16 @@ YES_TO_REFUND = (frozenset(), frozenset({"issue_refund"}))
 ORACLE = {"cart": {"added": [{"product_id": "P-1", "quantity": 1}], "removed": []}}
 
 
+# the customer of the asking keys: a size it gives when asked
+CUSTOMER = Customer.model_validate(
+    {
+        "persona": {"tone": "brief"},
+        "goal": "Buy the trail shoes.",
+        "reveals": [{"name": "size", "say": "Size 9.", "topics": ["size", "shoe size"]}],
+    }
+)
+
+
 def context(
     run: Run, confirms: tuple[frozenset[str], ...] = YES_TO_REFUND, oracle: bool = False
 ) -> GradeContext:
@@ -51,7 +62,12 @@ def context(
     (without, `changes` has no oracle and is not asserted)."""
     oracles = (ORACLE,) if oracle else None
     return GradeContext(
-        run=run, roles=ROLES, confirms=confirms, oracles=oracles, change_rules=ChangeRules()
+        run=run,
+        roles=ROLES,
+        confirms=confirms,
+        oracles=oracles,
+        change_rules=ChangeRules(),
+        customer=CUSTOMER,
     )
 
 
@@ -277,6 +293,24 @@ CASES: dict[str, tuple[dict[str, Any], Run, Run]] = {
                 "refunds": [{"order_id": "R-1070", "item_ids": ["I-1"], "amount": 59.0}],
                 "orders": [{"id": "R-1070"}],
             },
+        ),
+    ),
+    "asks_before": (
+        {"asks_before": {"tool": "add_to_cart", "reveals": ["size"]}},
+        make_run(
+            ("shoes please", [reply("Which shoe size do you wear?")]),
+            ("Size 9.", [call("add_to_cart", product_id="P-1", size="9")]),
+        ),
+        # carting on a guessed size
+        one_turn(call("add_to_cart", product_id="P-1", size="9")),
+    ),
+    "never_asks": (
+        {"never_asks": ["size"]},
+        make_run(("shoes please, size 9", [call("add_to_cart", product_id="P-1", size="9")])),
+        # asking for the size the customer already gave
+        make_run(
+            ("shoes please, size 9", [reply("What size?")]),
+            ("Size 9.", [call("add_to_cart", product_id="P-1", size="9")]),
         ),
     ),
     "max_tool_calls": (

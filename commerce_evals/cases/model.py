@@ -16,6 +16,7 @@ from pydantic import (
     model_validator,
 )
 
+from commerce_evals.cases.customer import Conversation, Customer, play_script
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.reading import ReadError, parse_data, read_text
 from commerce_evals.cases.scripts import ScriptedTurn
@@ -107,6 +108,8 @@ class Counterexample(Strict):
     """A scripted bad run that must fail exactly the keys it names.
 
     `turns` replaces the last len(turns) turns of the reference; earlier turns replay the reference.
+    In a case with a `customer`, `turns` is the whole agent side of the run (how long a
+    conversation lasts depends on what the agent asks).
     """
 
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
@@ -168,6 +171,8 @@ class Case(Strict):
     reference: list[ScriptedTurn] | None = None
     alternatives: list[Alternative] = Field(default_factory=list)
     counterexamples: list[Counterexample] = Field(default_factory=list)
+    # who sends the turns after the first (cases/customer.py); None: every turn is scripted
+    customer: Customer | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -209,6 +214,9 @@ class Case(Strict):
     def _scripts_fit(self) -> Case:
         if self.reference is None and self.skip is None:
             raise ValueError("reference: every runnable case needs a reference run")
+        self._reveal_keys_fit()
+        if self.customer is not None:
+            return self._customer_scripts_fit(self.customer)
         if self.reference is not None and len(self.reference) != len(self.turns):
             raise ValueError(
                 f"reference: {len(self.reference)} scripted turns for {len(self.turns)} turns"
@@ -238,6 +246,90 @@ class Case(Strict):
                 )
         return self
 
+    def _reveal_keys_fit(self) -> None:
+        """`asks_before` and `never_asks` name reveals of the case's customer."""
+        named = [
+            *(("asks_before", r) for rule in self.expected.asks_before for r in rule.reveals),
+            *(("never_asks", r) for r in self.expected.never_asks),
+        ]
+        written = sorted({"asks_before", "never_asks"} & self.expected.model_fields_set)
+        if not written:
+            return
+        if self.customer is None:
+            raise ValueError(
+                f"expected.{written[0]}: only a case with a `customer` can grade what the agent "
+                "asked; add a customer with the reveals it names"
+            )
+        known = {r.name for r in self.customer.reveals}
+        unknown = [f"{key}: {name}" for key, name in named if name not in known]
+        if unknown:
+            raise ValueError(
+                f"expected: {unknown} name no reveal of the customer (reveals: {sorted(known)})"
+            )
+
+    def _customer_scripts_fit(self, customer: Customer) -> Case:
+        """A customer case has one scripted turn; its reference and alternatives are whole
+        conversations the scripted customer carries to their end, turn for turn."""
+        if len(self.turns) != 1:
+            raise ValueError(
+                f"turns: a case with a customer has only its first turn scripted, found "
+                f"{len(self.turns)} (later turns come from the customer's reveals)"
+            )
+        names: set[str] = set()
+        variants: list[Alternative | Counterexample] = [*self.alternatives, *self.counterexamples]
+        for variant in variants:
+            if variant.name in names:
+                raise ValueError(f"variants: name {variant.name!r} is used twice")
+            names.add(variant.name)
+            if len(variant.turns) > customer.max_turns:
+                raise ValueError(
+                    f"{variant.name}.turns: {len(variant.turns)} turns, over the customer's "
+                    f"max_turns ({customer.max_turns})"
+                )
+        keys = set(self.expected.asserted_keys())
+        registry = {spec.name for spec in KEYS}
+        for cx in self.counterexamples:
+            unknown = [k for k in cx.breaks if k in registry and k not in keys]
+            if unknown:
+                raise ValueError(
+                    f"counterexamples.{cx.name}.breaks: {unknown} are not keys this case asserts"
+                )
+        oracles = [("reference", self.reference or [])]
+        oracles += [(f"alternatives.{a.name}", a.turns) for a in self.alternatives]
+        for where, script in oracles if self.reference is not None else []:
+            self._check_conversation(where, script)
+        return self
+
+    def _check_conversation(self, where: str, script: list[ScriptedTurn]) -> None:
+        talk = self.conversation(script)
+        if len(talk.turns) < len(script):
+            raise ValueError(
+                f"{where}: the scripted customer ends the conversation ({talk.ended}) after "
+                f"turn {len(talk.turns)} of {len(script)}: turn {len(talk.turns)}'s reply must "
+                "ask for a reveal (with one of its topics, in a question)"
+            )
+        if talk.ended is None:
+            raise ValueError(
+                f"{where}: the last reply asks the customer something, so the conversation "
+                "would go on past the script: end it with a reply that asks nothing"
+            )
+        unanswered = [i + 1 for i, names in enumerate(talk.answered) if not names]
+        if unanswered:
+            raise ValueError(
+                f"{where}: turn {unanswered[0]}'s reply asks for no declared reveal, so the "
+                "customer would say it does not know: ask with one of a reveal's topics"
+            )
+
+    def conversation(self, script: list[ScriptedTurn]) -> Conversation:
+        """The user turns of a scripted run: the case's own, or the scripted customer's answers
+        to the script's replies."""
+        if self.customer is None:
+            turns = tuple((t, self.confirmed(i)) for i, t in enumerate(self.turns))
+            return Conversation(turns[: len(script)] if script else turns, None)
+        return play_script(
+            self.customer, self.turns[0], self.confirmed(0), [t.reply for t in script]
+        )
+
     def confirmed(self, turn: int) -> frozenset[str]:
         """The writes turn `turn` (0-based) consents to, as the case declares them."""
         return frozenset(self.confirms[turn]) if turn < len(self.confirms) else frozenset()
@@ -256,6 +348,8 @@ class Case(Strict):
             return reference
         scripted: list[Counterexample | Alternative] = [*self.counterexamples, *self.alternatives]
         chosen = next(v for v in scripted if v.name == variant)
+        if self.customer is not None:
+            return chosen.turns
         return reference[: len(self.turns) - len(chosen.turns)] + chosen.turns
 
     def oracle_scripts(self) -> list[list[ScriptedTurn]]:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from commerce_evals.cases.customer import Customer
 from commerce_evals.grading import changes as closed_world
 from commerce_evals.grading.changes import ChangeRules, ChangeSet
 from commerce_evals.grading.keys import (
@@ -32,6 +33,7 @@ from commerce_evals.grading.reasons import clipped, quoted_list
 
 # the graders of the typed-fact and claim keys live beside their parsing; GRADERS finds them here
 from commerce_evals.grading.reply_facts import action_claims, reply_denies, reply_states  # noqa: F401
+from commerce_evals.grading.reveals import asks_before, never_asks  # noqa: F401
 from commerce_evals.harness.events import Run, ToolCallEvent
 
 if TYPE_CHECKING:
@@ -95,6 +97,8 @@ class GradeContext:
     change_rules: ChangeRules = field(default_factory=ChangeRules)
     # the case's injected state (what was on screen, who is signed in): invariants read it
     state: dict[str, Any] = field(default_factory=dict)
+    # the case's customer (its reveals' topics say which replies asked for what)
+    customer: Customer | None = None
 
     def confirmed(self, turn: int) -> frozenset[str]:
         return self.confirms[turn] if turn < len(self.confirms) else frozenset()

@@ -106,6 +106,18 @@ class CallLimit(ToolPattern):
     times: int = Field(ge=0)
 
 
+class AsksBefore(ToolPattern):
+    """Every call matching the pattern came in a turn after a reply that asked the customer for
+    each of `reveals` (names of the case's customer reveals): a size before carting apparel."""
+
+    reveals: list[str] = Field(min_length=1)
+
+    @field_validator("reveals", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
 class StateExpect(Strict):
     """Final-state checks over the end snapshot's tables (rows matched as subsets)."""
 
@@ -143,6 +155,9 @@ PatternList = Annotated[list[ToolPattern], BeforeValidator(_patterns)]
 OnePattern = Annotated[ToolPattern, BeforeValidator(pattern)]
 CartLines = Annotated[list[CartLine], BeforeValidator(_cart_lines)]
 Regexes = Annotated[list[str], BeforeValidator(_regexes)]
+AsksBeforeList = Annotated[
+    list[AsksBefore], BeforeValidator(lambda v: [v] if isinstance(v, dict) else v)
+]
 
 
 # ---- aliases: another spelling of a key, turned into the key's own value ----------------------
@@ -217,6 +232,14 @@ KEYS: tuple[KeySpec, ...] = (
             "a call matching `first` came before every call matching `then` (not asserted when "
             "`then` was never called)", EMPTY, patterns=_orders,
             aliases={"before": _before_to_call_order}),
+    KeySpec("asks_before", "path", "every turn", AsksBeforeList,
+            "each call matching `tool` (and `args`) came in a turn after a reply that asked the "
+            "customer for each of `reveals` (a case with a customer; not asserted when never "
+            "called)", EMPTY, patterns=_list),
+    KeySpec("never_asks", "path", "every turn", list[str],
+            "no reply asks the customer for these reveals (already said, or a tool holds them), "
+            "and no reply asks again for a reveal the customer already answered (a case with a "
+            "customer)", EMPTY, negative=True),
     KeySpec("writes_need_confirmation", "path", "every turn", Literal[True] | None,
             "every write came in a turn whose user message the case declares `confirms` it"),
     KeySpec("skill_loaded", "path", "graded turn", str | None, "the named skill was loaded"),

@@ -28,8 +28,9 @@ def replay_script(
     model; what each call answered, per turn."""
     specs = {spec.name: spec for spec in tools}
     answers: Answers = []
-    for index, (user, turn) in enumerate(zip(case.turns, script, strict=False)):
-        session.begin_turn(user, case.confirmed(index))
+    users = case.conversation(script).turns  # a customer case's user turns answer the script
+    for index, ((user, confirms), turn) in enumerate(zip(users, script, strict=False)):
+        session.begin_turn(user, confirms)
         said: list[tuple[str, dict[str, Any]]] = []
         for r, calls in enumerate(turn.rounds()):
             for c, call in enumerate(calls):

@@ -93,6 +93,18 @@ class JudgeRecord(Record):
     cut: CutRecord | None = None
 
 
+class ConversationRecord(Record):
+    """A case with a customer: who played it, how the conversation ended, which reveals the agent
+    drew out (the 0-based turn it first asked) and which it never asked for."""
+
+    mode: str = "scripted"
+    model: str | None = None
+    ended: str | None = None
+    turns: int = 0
+    drawn_out: dict[str, int] = {}
+    never_asked: tuple[str, ...] = ()
+
+
 class ScoreMetadata(Record):
     """What a commerce_case score holds besides its values and explanation."""
 
@@ -105,6 +117,8 @@ class ScoreMetadata(Record):
     alternative: str | None = None
     judge: JudgeRecord | None = None
     judge_off: bool = False
+    # only for a case with a customer (left out of the stored JSON otherwise)
+    customer: ConversationRecord | None = None
     # set on read only, never written: why the stored metadata could not be read
     unreadable: str | None = None
 
@@ -127,7 +141,8 @@ class ScoreMetadata(Record):
 
     def to_metadata(self) -> dict[str, Any]:
         """The JSON stored on the Score (and so in the log)."""
-        return self.model_dump(mode="json", exclude={"unreadable"})
+        left_out = {"unreadable"} | ({"customer"} if self.customer is None else set())
+        return self.model_dump(mode="json", exclude=left_out)
 
     def frozen(self) -> dict[str, Any]:
         """to_metadata() frozen: Inspect deep-copies a score for each metric key, and a frozen

@@ -53,7 +53,8 @@ from commerce_evals.cases.model import Case
 from commerce_evals.cases.state import own_state
 from commerce_evals.grading import invariants
 from commerce_evals.grading.graders import Grade, GradeContext, KeyTables, ToolRoles, grade
-from commerce_evals.grading.score_metadata import GradeRecord, ScoreMetadata
+from commerce_evals.grading.reveals import describe_record, reveal_record
+from commerce_evals.grading.score_metadata import ConversationRecord, GradeRecord, ScoreMetadata
 from commerce_evals.harness.sample_case import case_of
 from commerce_evals.harness.solver import recorded_run
 from commerce_evals.harness.worlds import cached_world
@@ -364,6 +365,7 @@ def commerce_case(
         failed = [g.key for g in grades if not g.passed]
         if judgement:
             failed.extend(judgement.failed_keys())
+        customer = reveal_record(case.customer, run) if case.customer else None
         return Score(
             value=values,
             answer=run.graded.reply()[:500],
@@ -372,6 +374,7 @@ def commerce_case(
                     verdict_line(values, grades, judgement),
                     parts_line(values, judgement),
                     explain(grades, rubric_notes(judgement, values)),
+                    *([describe_record(customer)] if customer else []),
                 ]
             ),
             metadata=ScoreMetadata(
@@ -385,6 +388,7 @@ def commerce_case(
                 alternative=state.metadata.get("alternative"),
                 judge=judgement.record() if judgement else None,
                 judge_off=not judge,
+                customer=ConversationRecord.model_validate(customer) if customer else None,
             ).frozen(),
         )
 
@@ -403,13 +407,14 @@ def code_grades(
 ) -> list[Grade]:
     """The case's keys, then its domain's invariants it does not waive."""
     if domain is None:
-        return grade(case.expected, run, roles)
+        return grade(case.expected, run, roles, GradeContext(run, roles, customer=case.customer))
     world = cached_world(domain, fixtures, poisoned)
     oracles = metadata.get("oracle_changes")
     ctx = GradeContext(
         run=run,
         roles=roles,
-        confirms=tuple(case.confirmed(i) for i in range(len(case.turns))),
+        confirms=run_confirms(case, run),
+        customer=case.customer,
         oracles=tuple(oracles) if oracles is not None else None,
         change_rules=world.change_rules,
         state=own_state(case.state),
@@ -418,6 +423,14 @@ def code_grades(
         *grade(case.expected, run, roles, ctx),
         *invariants.check(world.invariants, ctx, world, case.waive, set(tools) if tools else None),
     ]
+
+
+def run_confirms(case: Case, run: Any) -> tuple[frozenset[str], ...]:
+    """Per turn, the writes its user message consents to: the case's for scripted turns, the
+    recorded ones for a customer's (the case cannot know how its conversation will go)."""
+    if case.customer is None:
+        return tuple(case.confirmed(i) for i in range(len(case.turns)))
+    return tuple(frozenset(turn.confirms) for turn in run.turns)
 
 
 def alias_for_rescoring(factory: Callable[..., Scorer]) -> None:

@@ -72,13 +72,14 @@ def _walk(case: Case, by_id: dict[str, Case]) -> Chain:
         path.append(ref)
         current = by_id[ref]
         assert current.reference is not None
+        turns, confirms = current.turns, current.confirms
+        if current.customer is not None:
+            # its user turns are the scripted customer's answers to its reference, as in its oracle
+            talk = current.conversation(current.reference).turns
+            turns = [user for user, _ in talk]
+            confirms = [sorted(consent) for _, consent in talk]
         links.append(
-            ChainLink(
-                case_id=current.id,
-                turns=current.turns,
-                script=current.reference,
-                confirms=current.confirms,
-            )
+            ChainLink(case_id=current.id, turns=turns, script=current.reference, confirms=confirms)
         )
     return Chain(state=current.state, links=list(reversed(links)))
 

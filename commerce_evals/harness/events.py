@@ -92,6 +92,14 @@ Event = Annotated[
 class Turn(BaseModel):
     user: str
     events: list[Event] = Field(default_factory=list)
+    # A customer's turn (cases with a `customer`): the writes its message consents to and the
+    # reveals it answers; a scripted turn's consent stays in the case.
+    confirms: list[str] = Field(default_factory=list)
+    answers: list[str] = Field(default_factory=list)
+
+    def replied(self) -> str:
+        """The agent's reply text this turn (what a customer reads), without components."""
+        return "\n".join(e.text for e in self.events if isinstance(e, ReplyEvent))
 
     def calls(self) -> list[ToolCallEvent]:
         return [e for e in self.events if isinstance(e, ToolCallEvent)]
@@ -114,6 +122,14 @@ class Turn(BaseModel):
         return "\n".join(texts)
 
 
+class CustomerRecord(BaseModel):
+    """Who played the customer, and why the conversation ended."""
+
+    mode: Literal["scripted", "simulated"]
+    model: str | None = None
+    ended: str | None = None
+
+
 class Run(BaseModel):
     """Everything a case's graders read: the turns' events and the state before and after.
 
@@ -126,6 +142,7 @@ class Run(BaseModel):
     turns: list[Turn] = Field(default_factory=list)
     start: Snapshot = Field(default_factory=dict)
     end: Snapshot = Field(default_factory=dict)
+    customer: CustomerRecord | None = None
 
     def start_table(self, name: str) -> list[Row]:
         return self.start[name] if name in self.start else self.end.get(name, [])

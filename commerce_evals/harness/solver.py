@@ -21,11 +21,16 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef, ToolParams
 from inspect_ai.util import StoreModel, store
 
+from commerce_evals.cases.model import Case
 from commerce_evals.domains.base import AgentProfile, Session, World
 from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.grading.graders import tables_read
 from commerce_evals.harness.chain import start_session
+from commerce_evals.harness.customer import (
+    customer_player,
+)
 from commerce_evals.harness.events import (
+    CustomerRecord,
     ReplyEvent,
     Run,
     ToolCallEvent,
@@ -143,13 +148,21 @@ def commerce_agent(
             ChatMessageSystem(content=render_instructions(instructions, variables, session))
         ]
         model = get_model()
+
+        async def take_turn(user_text: str, confirms: frozenset[str]) -> Turn:
+            session.begin_turn(user_text, confirms)
+            messages.append(ChatMessageUser(content=user_text))
+            turn = Turn(user=user_text)
+            run.turns.append(turn)
+            await _run_turn(model, messages, tools, session, pending, turn, max_rounds, state)
+            return turn
+
         try:
-            for index, user_text in enumerate(case.turns):
-                session.begin_turn(user_text, case.confirmed(index))
-                messages.append(ChatMessageUser(content=user_text))
-                turn = Turn(user=user_text)
-                run.turns.append(turn)
-                await _run_turn(model, messages, tools, session, pending, turn, max_rounds, state)
+            if case.customer is None:
+                for index, user_text in enumerate(case.turns):
+                    await take_turn(user_text, case.confirmed(index))
+            else:
+                await _converse(case, run, take_turn)
         finally:
             run.end = session.snapshot()
             kept = tables_read(case.expected, world.key_tables) | world.invariants.tables()
@@ -159,6 +172,26 @@ def commerce_agent(
         return state
 
     return solve
+
+
+async def _converse(case: Case, run: Run, take_turn: Any) -> None:
+    """A case with a customer: the first turn as written, then the customer's answers to the
+    agent's replies until the customer ends the conversation (see harness/customer.py)."""
+    assert case.customer is not None
+    player = customer_player(case.customer)
+    run.customer = CustomerRecord(mode=player.mode, model=player.model)
+    turn = await take_turn(case.turns[0], case.confirmed(0))
+    turn.confirms = sorted(case.confirmed(0))
+    unanswered = 0
+    while True:
+        answer = await player.next_turn(run, unanswered)
+        if answer.ended:
+            run.customer.ended = answer.ended
+            return
+        unanswered += not answer.answered
+        turn = await take_turn(answer.say, answer.confirms)
+        turn.confirms = sorted(answer.confirms)
+        turn.answers = list(answer.answered)
 
 
 async def _run_turn(

@@ -229,6 +229,7 @@ def usage_table(comparison: Comparison, joined: bool, title: str = "") -> Table:
             "judge in/out paid",
             "judge in/out needed (cache hits too)",
             "judge cost",
+            *(["customer", "customer in/out", "customer cost"] if c.simulated else []),
             "total",
         ]
     else:
@@ -242,14 +243,23 @@ def usage_table(comparison: Comparison, joined: bool, title: str = "") -> Table:
             "judge out",
             "judge in / out needed (cache hits too)",
             "judge cost",
+            *(["customer", "customer in", "customer out", "customer cost"] if c.simulated else []),
             "total cost",
         ]
     rows = []
     for model, r in c.usage.iterrows():
         agent = [f"{int(r['agent_input']):,}", f"{int(r['agent_output']):,}"]
         judge = [f"{int(r['judge_input']):,}", f"{int(r['judge_output']):,}"]
+        customer = [f"{int(r['customer_input']):,}", f"{int(r['customer_output']):,}"]
         if joined:
             agent, judge = [" / ".join(agent)], [" / ".join(judge)]
+            customer = [" / ".join(customer)]
+        # a simulated customer's tokens and cost, apart from the agent's and the judge's
+        customer_cells = (
+            [str(r["customer"]), *customer, money(r["customer_cost"], c.currency)]
+            if c.simulated
+            else []
+        )
         rows.append(
             [
                 _label(c, str(model)),
@@ -259,6 +269,7 @@ def usage_table(comparison: Comparison, joined: bool, title: str = "") -> Table:
                 *judge,
                 judge_tokens(r),
                 money(r["judge_cost"], c.currency),
+                *customer_cells,
                 money(r["total_cost"], c.currency),
             ]
         )
@@ -322,6 +333,7 @@ def _summary(comparison: Comparison) -> Table:
             "pass^k (cases)",
             "logs",
             "grader",
+            *(["customer"] if c.simulated else []),
             "needs review",
             "marks",
         ],
@@ -334,6 +346,7 @@ def _summary(comparison: Comparison) -> Table:
                 _interval_text(*c.pass_hat_k(m)),
                 str(len(run.logs)),
                 ", ".join(sorted({log.grader for log in run.logs if log.grader})) or "-",
+                *([c.customer(m)] if c.simulated else []),
                 ", ".join(c.needs_review(m)) or "-",
                 c.coverage(m) or "-",
             ]
@@ -348,6 +361,13 @@ def full_report(comparison: Comparison, charts: list[Chart] | None = None) -> Re
     c = comparison
     models = c.models
     report = Report([Heading("Model comparison", 1), _summary(c)])
+    if c.simulated:
+        report.add(
+            Text(
+                "A simulated customer answers differently from run to run: read its runs by "
+                "pass^k over epochs, and compare a case across customers only where both ran it."
+            )
+        )
     notes = c.differences()
     if notes:
         report.add(Text("What differs between the runs besides the model:"), Bullets(notes))

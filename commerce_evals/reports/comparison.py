@@ -112,7 +112,20 @@ class Comparison:
             marks.append(f"{len(run.cases)} of {total} cases")
         if run.judge_off:
             marks.append("code-only")
+        if self.simulated and self.customer(model) == "scripted":
+            # a simulated run's name carries its customer model; a scripted one says so here
+            marks.append("customer: scripted")
         return ", ".join(marks)
+
+    def customer(self, model: str) -> str:
+        """Who played the customer in the model's run: `scripted`, or the customer model(s)."""
+        bound = sorted({log.customer for log in self.runs[model].logs if log.customer})
+        return ", ".join(bound) or "scripted"
+
+    @property
+    def simulated(self) -> bool:
+        """Whether any run had a simulated customer (then every run says who played it)."""
+        return any(self.customer(m) != "scripted" for m in self.models)
 
     def pass_hat_k(self, model: str) -> tuple[int, int]:
         """Cases that passed every scored epoch, of the cases with a scored epoch (pass^k)."""

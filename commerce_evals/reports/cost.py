@@ -39,6 +39,10 @@ class FlowCost:
     judge_calls_per_case: float
     judge_input_tokens_per_case: float
     judge_output_tokens_per_case: float
+    # a simulated customer's calls (the `customer` role); none with the scripted customer
+    customer_calls_per_case: float = 0.0
+    customer_input_tokens_per_case: float = 0.0
+    customer_output_tokens_per_case: float = 0.0
 
     def agent_tokens(self) -> tuple[float, float]:
         return self.agent_input_tokens_per_case, self.agent_output_tokens_per_case
@@ -77,12 +81,23 @@ def _per_case(values: Iterable[float]) -> float:
     return mean(values) if values else 0.0
 
 
+def _whose(event: ModelEvent) -> str | None:
+    """Whose call an event is: the customer role's, the judge's, the agent's (by role first, so a
+    role bound to the agent's own model is still counted apart)."""
+    if event.role == "customer":
+        return "customer"
+    if event.role == "grader" or event.model == JUDGE_MODEL:
+        return "judge"
+    return "agent" if event.model == AGENT_MODEL else None
+
+
 def flow_cost(flow: str, log: EvalLog) -> FlowCost:
     agent: dict[str, list[int]] = {"calls": [], "in": [], "out": []}
     judge: dict[str, list[int]] = {"calls": [], "in": [], "out": []}
+    customer: dict[str, list[int]] = {"calls": [], "in": [], "out": []}
     for sample in log.samples or []:
-        for model, bucket in ((AGENT_MODEL, agent), (JUDGE_MODEL, judge)):
-            events = [e for e in sample.events if isinstance(e, ModelEvent) and e.model == model]
+        for who, bucket in (("agent", agent), ("judge", judge), ("customer", customer)):
+            events = [e for e in sample.events if isinstance(e, ModelEvent) and _whose(e) == who]
             tokens = [call_tokens(e) for e in events]
             bucket["calls"].append(len(events))
             bucket["in"].append(sum(t[0] for t in tokens))
@@ -97,6 +112,9 @@ def flow_cost(flow: str, log: EvalLog) -> FlowCost:
         judge_calls_per_case=_per_case(judge["calls"]),
         judge_input_tokens_per_case=_per_case(judge["in"]),
         judge_output_tokens_per_case=_per_case(judge["out"]),
+        customer_calls_per_case=_per_case(customer["calls"]),
+        customer_input_tokens_per_case=_per_case(customer["in"]),
+        customer_output_tokens_per_case=_per_case(customer["out"]),
     )
 
 

@@ -28,7 +28,7 @@ from inspect_ai.log import EvalLog
 
 from commerce_evals.grading.score_metadata import VERDICTS_PATH, verdicts_from
 from commerce_evals.judging.prompt import judge_key
-from commerce_evals.reports.logs import PARTS, PRIORITIES, SCORER
+from commerce_evals.reports.logs import PARTS, PRIORITIES, SCORER, run_key
 from commerce_evals.reports.prices import PriceTable
 
 # Scorers whose metadata holds judge verdicts: the flows' and the production task's.
@@ -62,7 +62,7 @@ def sample_frame(logs: Sequence[EvalLog]) -> pd.DataFrame:
             for name in JUDGED_SCORERS
         ),
     ]
-    frame = samples_df(list(logs), columns=columns, quiet=True)
+    frame = _keyed(samples_df(list(logs), columns=columns, quiet=True))
     verdicts = [
         [v for name in JUDGED_SCORERS for v in verdicts_from(_json(row.get(f"verdicts_{name}")))]
         for _, row in frame.iterrows()
@@ -82,6 +82,19 @@ def eval_frame(files: Sequence[Path | str]) -> pd.DataFrame:
     frame = evals_df([str(f) for f in files], columns=columns, quiet=True)
     for column in ("model_usage", "role_usage", "model_roles"):
         frame[column] = [(_json(v) or {}) for v in frame[column]]
+    return _keyed(frame)
+
+
+def _keyed(frame: pd.DataFrame) -> pd.DataFrame:
+    """`model` as reports name a run (logs.run_key): a run with a simulated customer is named
+    with its customer model, so it is never merged with a scripted-customer run of the model."""
+    if frame.empty or "model_roles" not in frame:
+        return frame
+    frame["agent_model"] = list(frame["model"])
+    frame["model"] = [
+        run_key(model, _role(_json(roles) or {}, "customer"))
+        for model, roles in zip(frame["model"], frame["model_roles"], strict=True)
+    ]
     return frame
 
 
@@ -196,10 +209,14 @@ def dimension_rates(samples: pd.DataFrame) -> pd.DataFrame:
 
 
 def _grader(roles: dict[str, Any]) -> str | None:
-    grader = roles.get("grader")
-    if isinstance(grader, list):
-        grader = grader[0] if grader else None
-    return grader.get("model") if isinstance(grader, dict) else None
+    return _role(roles, "grader")
+
+
+def _role(roles: dict[str, Any], name: str) -> str | None:
+    bound = roles.get(name)
+    if isinstance(bound, list):
+        bound = bound[0] if bound else None
+    return bound.get("model") if isinstance(bound, dict) else None
 
 
 def _add_cost(total: float | None, more: float | None) -> float | None:
@@ -246,14 +263,16 @@ def judge_tokens(samples: pd.DataFrame) -> pd.DataFrame:
 
 
 def token_usage(evals: pd.DataFrame, prices: PriceTable) -> pd.DataFrame:
-    """Per model under test: agent and judge tokens apart, and their cost (None: unknown).
+    """Per run: agent, judge and customer tokens apart, and their cost (None: unknown).
 
     Inspect counts usage per model and, apart, per role; the agent's share is every model's
-    usage less every role's, so a grader bound to the agent's own model is still counted apart.
+    usage less every role's, so a grader or a customer bound to the agent's own model is still
+    counted apart. The judge is the `grader` role, a simulated customer the `customer` role.
     """
     totals: dict[str, dict[str, Any]] = {}
     for _, row in evals.iterrows():
         model = row["model"]
+        agent_model = row.get("agent_model") or model
         mine = totals.setdefault(
             model,
             {
@@ -261,9 +280,13 @@ def token_usage(evals: pd.DataFrame, prices: PriceTable) -> pd.DataFrame:
                 "agent_output": 0,
                 "judge_input": 0,
                 "judge_output": 0,
+                "customer_input": 0,
+                "customer_output": 0,
                 "graders": set(),
+                "customers": set(),
                 "agent_cost": 0.0,
                 "judge_cost": 0.0,
+                "customer_cost": 0.0,
             },
         )
         usage, roles = row["model_usage"], row["role_usage"]
@@ -273,28 +296,36 @@ def token_usage(evals: pd.DataFrame, prices: PriceTable) -> pd.DataFrame:
         agent_out = sum(u.get("output_tokens", 0) for u in usage.values()) - sum(
             u.get("output_tokens", 0) for u in roles.values()
         )
-        judge = roles.get("grader", {})
-        judge_in, judge_out = judge.get("input_tokens", 0), judge.get("output_tokens", 0)
-        grader = _grader(row["model_roles"])
         mine["agent_input"] += agent_in
         mine["agent_output"] += agent_out
-        mine["judge_input"] += judge_in
-        mine["judge_output"] += judge_out
-        if grader:
-            mine["graders"].add(grader)
-        agent_cost = prices.cost(model, agent_in, agent_out)
-        judge_cost = prices.cost(grader, judge_in, judge_out) if judge_in or judge_out else 0.0
-        mine["agent_cost"] = _add_cost(mine["agent_cost"], agent_cost)
-        mine["judge_cost"] = _add_cost(mine["judge_cost"], judge_cost)
+        mine["agent_cost"] = _add_cost(
+            mine["agent_cost"], prices.cost(agent_model, agent_in, agent_out)
+        )
+        for role, key, names in (
+            ("grader", "judge", "graders"),
+            ("customer", "customer", "customers"),
+        ):
+            used = roles.get(role, {})
+            used_in, used_out = used.get("input_tokens", 0), used.get("output_tokens", 0)
+            bound = _role(row["model_roles"], role)
+            mine[f"{key}_input"] += used_in
+            mine[f"{key}_output"] += used_out
+            if bound:
+                mine[names].add(bound)
+            spent = (
+                prices.cost(bound, used_in, used_out) if bound and (used_in or used_out) else 0.0
+            )
+            mine[f"{key}_cost"] = _add_cost(mine[f"{key}_cost"], spent)
     rows = []
     for model, mine in sorted(totals.items()):
-        agent_cost, judge_cost = mine["agent_cost"], mine["judge_cost"]
-        total = None if agent_cost is None or judge_cost is None else agent_cost + judge_cost
+        costs = [mine["agent_cost"], mine["judge_cost"], mine["customer_cost"]]
+        total = None if any(c is None for c in costs) else sum(costs)
         rows.append(
             {
                 "model": model,
-                **{k: v for k, v in mine.items() if k != "graders"},
+                **{k: v for k, v in mine.items() if k not in ("graders", "customers")},
                 "grader": ", ".join(sorted(mine["graders"])) or "-",
+                "customer": ", ".join(sorted(mine["customers"])) or "scripted",
                 "total_cost": total,
             }
         )

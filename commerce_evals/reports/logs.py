@@ -165,6 +165,8 @@ class LogInfo:
     task_args: dict[str, Any]
     completeness: Completeness | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    # the model bound to the customer role (a simulated customer); None: the scripted customer
+    customer: str | None = None
 
     @property
     def partial(self) -> bool:
@@ -312,14 +314,16 @@ def log_files(paths: Sequence[Path | str]) -> list[Location]:
 
 
 def _run_key(log: EvalLog) -> str:
+    """What makes logs the same run: a run with a simulated customer is another run."""
     spec = log.eval
-    return json.dumps(
-        [spec.task, spec.model, spec.task_args, spec.model_args], sort_keys=True, default=str
-    )
+    parts = [spec.task, spec.model, spec.task_args, spec.model_args]
+    customer = _role_model(log, "customer")
+    return json.dumps(parts + [customer] if customer else parts, sort_keys=True, default=str)
 
 
 def latest_per_run(logs: list[tuple[Location, EvalLog]]) -> list[tuple[Location, EvalLog]]:
-    """The newest finished log of each (task, model, arguments), else the newest of any status.
+    """The newest finished log of each (task, model, arguments, customer model), else the newest
+    of any status.
     Shards differ in their arguments, so each shard of a sweep keeps its own newest log."""
     groups: dict[str, list[tuple[Location, EvalLog]]] = defaultdict(list)
     for item in logs:
@@ -416,11 +420,22 @@ def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
 
 
 def _grader(log: EvalLog) -> str | None:
+    return _role_model(log, "grader")
+
+
+def _role_model(log: EvalLog, role: str) -> str | None:
     roles = log.eval.model_roles or {}
-    grader = roles.get("grader")
-    if isinstance(grader, list):
-        grader = grader[0] if grader else None
-    return grader.model if grader is not None else None
+    bound = roles.get(role)
+    if isinstance(bound, list):
+        bound = bound[0] if bound else None
+    return bound.model if bound is not None else None
+
+
+def run_key(model: str, customer: str | None) -> str:
+    """How reports name a run: the agent's model, and the customer model when one played the
+    customer (a simulated customer), so a scripted and a simulated run of one model stand side
+    by side instead of merging."""
+    return f"{model} (customer: {customer})" if customer else model
 
 
 def completeness(log: EvalLog) -> Completeness:
@@ -445,6 +460,7 @@ def log_info(path: Path | Location, log: EvalLog) -> LogInfo:
         task=spec.task,
         model=spec.model,
         grader=_grader(log),
+        customer=_role_model(log, "customer"),
         epochs=spec.config.epochs or 1,
         set=(spec.metadata or {}).get("set") or (spec.task_args or {}).get("set"),
         created=spec.created,
@@ -482,7 +498,8 @@ def results_by_model(logs: Sequence[tuple[Path | Location, EvalLog]]) -> dict[st
     two logs: the newer log wins)."""
     runs: dict[str, RunResults] = {}
     for path, log in sorted(logs, key=lambda item: item[1].eval.created):
-        run = runs.setdefault(log.eval.model, RunResults(log.eval.model, [], {}))
+        key = run_key(log.eval.model, _role_model(log, "customer"))
+        run = runs.setdefault(key, RunResults(key, [], {}))
         run.logs.append(log_info(path, log))
         run.cases.update(case_results(path, log))
     for run in runs.values():

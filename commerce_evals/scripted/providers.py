@@ -1,5 +1,6 @@
 """Scripted model providers. `commerce/reference` replays the sample's scripted run;
-`commerce/judge` (and its `judge-<behaviour>` variants) is a scripted judge for the grader role.
+`commerce/judge` (and its `judge-<behaviour>` variants) is a scripted judge for the grader role;
+`commerce/customer` (and `customer-endless`) a scripted model for the customer role.
 
 The run is the case's reference, or, for samples made with `-T counterexamples=true` or
 `-T alternatives=true`, one of its counterexamples or alternatives, read from the sample served
@@ -34,6 +35,7 @@ import anyio
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageAssistant,
+    ChatMessageUser,
     GenerateConfig,
     ModelAPI,
     ModelOutput,
@@ -42,6 +44,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from commerce_evals.authoring.scripted_models import ScriptedAuthor
+from commerce_evals.cases.customer import STOP_SIGNAL, scripted_reply
 from commerce_evals.judging.prompt import split_prompt
 from commerce_evals.judging.transcript import CUT_MARK_PATTERN, unquote
 from commerce_evals.scripted.base import (  # noqa: F401  (scripted_step: the API stubs replay it)
@@ -53,7 +56,7 @@ from commerce_evals.scripted.base import (  # noqa: F401  (scripted_step: the AP
     usage_for,
 )
 from commerce_evals.scripted.flawed import FlawedReplay
-from commerce_evals.scripted.sample import current_script, known_good_replies
+from commerce_evals.scripted.sample import current_script, known_good_replies, served_case
 
 SCRIPTED_MODELS = ("reference",)
 JUDGE_BEHAVIOURS = (
@@ -76,6 +79,7 @@ def scripted_model_names() -> list[str]:
         "commerce/flawed-<label>",
         "commerce/judge",
         *(f"commerce/judge-{b}" for b in JUDGE_BEHAVIOURS if b != "reference"),
+        *(f"commerce/{name}" for name in CUSTOMER_BEHAVIOURS),
     ]
 
 
@@ -202,6 +206,45 @@ class ScriptedJudge(ScriptedModelAPI):
         return self.output(input, ChatMessageAssistant(content=text), stop_reason)
 
 
+CUSTOMER_BEHAVIOURS = {"customer": "scripted", "customer-endless": "endless"}
+
+
+class ScriptedCustomerModel(ScriptedModelAPI):
+    """A model for the customer role that plays the scripted customer's answers (cases/customer.py)
+    through the simulated-customer loop: the stop signal when the scripted customer would end,
+    and usage counted without a tokenizer. `customer-endless` never sends the stop signal, so
+    only the turn cap ends its conversations."""
+
+    def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
+        if model_name not in CUSTOMER_BEHAVIOURS:
+            raise unknown_model(model_name)
+        self.endless = CUSTOMER_BEHAVIOURS[model_name] == "endless"
+        super().__init__(model_name, *args, **kwargs)
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        _, case = served_case(f"commerce/{self.model_name}")
+        customer = case.customer
+        if customer is None:
+            raise RuntimeError(
+                f"commerce/{self.model_name} plays a case's customer: case {case.id} has none"
+            )
+        own = [m.text for m in input if isinstance(m, ChatMessageAssistant)]
+        unanswered = sum(text == customer.unknown_line() for text in own[1:])
+        agent = input[-1].text if input and isinstance(input[-1], ChatMessageUser) else ""
+        answer = scripted_reply(customer, agent, len(own), unanswered)
+        if answer.ended and not self.endless:
+            text = STOP_SIGNAL
+        else:
+            text = answer.say or customer.unknown_line()
+        return self.output(input, ChatMessageAssistant(content=text))
+
+
 def create_model(model_name: str, *args: Any, **kwargs: Any) -> ModelAPI:
     """commerce/judge* names get the scripted judge; commerce/flawed-* a replay that fails chosen
     cases (commerce_evals/scripted/flawed.py); commerce/drafter and commerce/clusterer the scripted
@@ -209,6 +252,8 @@ def create_model(model_name: str, *args: Any, **kwargs: Any) -> ModelAPI:
     reference replay."""
     if judge_behaviour(model_name) is not None:
         return ScriptedJudge(model_name, *args, **kwargs)
+    if model_name in CUSTOMER_BEHAVIOURS:
+        return ScriptedCustomerModel(model_name, *args, **kwargs)
     if model_name.startswith("flawed-"):
         return FlawedReplay(model_name, *args, **kwargs)
     if model_name in ("drafter", "clusterer"):

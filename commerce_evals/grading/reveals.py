@@ -1,0 +1,108 @@
+"""What a conversation drew out of the customer: which reveals each agent reply asked for, the
+per-case record of drawn-out and never-asked reveals, and the graders of `asks_before` and
+`never_asks`.
+
+"Asked" is read from the agent's reply text with the reveal's topics (cases/customer.py), the
+same reading the scripted customer answers by, so a scripted and a simulated run are graded
+alike. A reply in turn i that asks for a reveal is answered in turn i + 1.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from commerce_evals.cases.customer import Customer
+from commerce_evals.grading.matching import matches
+from commerce_evals.grading.reasons import quoted_list
+from commerce_evals.harness.events import Run
+
+if TYPE_CHECKING:
+    from commerce_evals.grading.graders import GradeContext, Verdict
+    from commerce_evals.grading.keys import AsksBefore
+
+
+def asked_by_turn(customer: Customer, run: Run) -> list[list[str]]:
+    """Per turn, the reveals (names, in declaration order) the agent's reply asked for."""
+    return [[r.name for r in customer.reveals if r.asked_in(turn.replied())] for turn in run.turns]
+
+
+def reveal_record(customer: Customer, run: Run) -> dict[str, Any]:
+    """Which reveals the agent drew out (turn of the first ask, 0-based) and which it never
+    asked for, with who played the customer and how the conversation ended."""
+    asked = asked_by_turn(customer, run)
+    drawn: dict[str, int] = {}
+    for index, names in enumerate(asked):
+        for name in names:
+            drawn.setdefault(name, index)
+    record = run.customer
+    return {
+        "mode": record.mode if record else "scripted",
+        "model": record.model if record else None,
+        "ended": record.ended if record else None,
+        "turns": len(run.turns),
+        "drawn_out": drawn,
+        "never_asked": [r.name for r in customer.reveals if r.name not in drawn],
+    }
+
+
+def describe_record(record: dict[str, Any]) -> str:
+    who = record["mode"] + (f" ({record['model']})" if record.get("model") else "")
+    drawn = ", ".join(f"{n} (turn {t + 1})" for n, t in record["drawn_out"].items()) or "none"
+    never = ", ".join(record["never_asked"]) or "none"
+    return (
+        f"customer: {who}, ended {record['ended'] or 'after the last turn'} after "
+        f"{record['turns']} turns; drew out: {drawn}; never asked: {never}"
+    )
+
+
+def _no_customer() -> Verdict:
+    return False, "the case has no customer, so no reply can be read as asking for a reveal"
+
+
+def asks_before(rules: list[AsksBefore], ctx: GradeContext) -> Verdict:
+    if ctx.customer is None:
+        return _no_customer()
+    asked = asked_by_turn(ctx.customer, ctx.run)
+    refused = ctx.run.refused_ids()
+    acted = 0
+    for rule in rules:
+        for index, turn in enumerate(ctx.run.turns):
+            calls = [
+                c
+                for c in turn.calls()
+                if c.tool == rule.tool and matches(rule.args, c.args) and c.call_id not in refused
+            ]
+            if not calls:
+                continue
+            acted += 1
+            known = {name for names in asked[:index] for name in names}
+            missing = [r for r in rule.reveals if r not in known]
+            if missing:
+                return False, (
+                    f"called {rule.describe()} in turn {index + 1} without first asking the "
+                    f"customer for {quoted_list(missing)}: acted on a guess"
+                )
+    if not acted:
+        return True, "the guarded calls were never made", True
+    return True, "asked for what it needed before acting"
+
+
+def never_asks(names: list[str], ctx: GradeContext) -> Verdict:
+    if ctx.customer is None:
+        return _no_customer()
+    asked = asked_by_turn(ctx.customer, ctx.run)
+    for index, turn_asks in enumerate(asked):
+        needless = [n for n in turn_asks if n in names]
+        if needless:
+            return False, (
+                f"turn {index + 1}'s reply asked the customer for {quoted_list(needless)}, "
+                "which it already had (said, or held by a tool)"
+            )
+        answered = {n for earlier in asked[:index] for n in earlier}
+        again = [n for n in turn_asks if n in answered]
+        if again:
+            return False, (
+                f"turn {index + 1}'s reply asked again for {quoted_list(again)}, which the "
+                "customer had already answered"
+            )
+    return True, "asked for nothing the customer had already given"
