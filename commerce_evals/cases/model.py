@@ -117,6 +117,17 @@ class ScriptedTurn(Strict):
     def rounds(self) -> list[list[ScriptedCall]]:
         return [step if isinstance(step, list) else [step] for step in self.calls]
 
+    def spoken(self) -> str:
+        """What the customer reads from this turn, as Turn.reply() gives it in a run: the
+        messages of the components it shows (present_suggestions' `message`), then the reply."""
+        shown = [
+            call.args["message"]
+            for step in self.rounds()
+            for call in step
+            if call.tool.startswith("present_") and isinstance(call.args.get("message"), str)
+        ]
+        return "\n".join([*shown, self.reply] if self.reply else shown)
+
 
 class Counterexample(Strict):
     """A scripted bad run that must fail exactly the keys it names.
@@ -341,7 +352,7 @@ class Case(Strict):
             turns = tuple((t, self.confirmed(i)) for i, t in enumerate(self.turns))
             return Conversation(turns[: len(script)] if script else turns, None)
         return play_script(
-            self.customer, self.turns[0], self.confirmed(0), [t.reply for t in script]
+            self.customer, self.turns[0], self.confirmed(0), [t.spoken() for t in script]
         )
 
     def confirmed(self, turn: int) -> frozenset[str]:

@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 
 
 def asked_by_turn(customer: Customer, run: Run) -> list[list[str]]:
-    """Per turn, the reveals (names, in declaration order) the agent's reply asked for."""
-    return [[r.name for r in customer.reveals if r.asked_in(turn.replied())] for turn in run.turns]
+    """Per turn, the reveals (names, in declaration order) the agent's reply asked for (its
+    reply and the messages its components showed, as the customer reads them)."""
+    return [[r.name for r in customer.asked(turn.reply())] for turn in run.turns]
 
 
 def reveal_record(customer: Customer, run: Run) -> dict[str, Any]:
@@ -98,8 +99,9 @@ def never_asks(names: list[str], ctx: GradeContext) -> Verdict:
                 f"turn {index + 1}'s reply asked the customer for {quoted_list(needless)}, "
                 "which it already had (said, or held by a tool)"
             )
+        # asking for a yes again is rule-following (state the write, then ask), not a re-ask
         answered = {n for earlier in asked[:index] for n in earlier}
-        again = [n for n in turn_asks if n in answered]
+        again = [n for n in turn_asks if n in answered and not ctx.customer.reveal(n).is_consent]
         if again:
             return False, (
                 f"turn {index + 1}'s reply asked again for {quoted_list(again)}, which the "
