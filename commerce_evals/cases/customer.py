@@ -86,6 +86,8 @@ _PERMISSION = re.compile(
     r"|\bready\s+(?:for\s+me\s+)?to\b|\bagree\b",
     re.IGNORECASE,
 )
+_DETERMINERS = frozenset({"your", "the", "my", "a", "an"})
+_DETERMINER = r"(?:your|the|my|a|an|this|that|what|which|whose)\s"
 # Words of a consent topic or a write's tool name that are not the write's verb.
 _NOT_ACTION = frozenset(
     "shall should can may could i we you want wants like me to would do does go ahead reply yes "
@@ -147,9 +149,13 @@ class Reveal(_Strict):
     def _pattern(self) -> re.Pattern[str]:
         # words of a topic may be joined by a space, a hyphen, a slash or nothing ("zip code",
         # "zip-code", "zipcode"); a word glued to a hyphen is another word ("zip-up" is no zip)
+        # a leading "your"/"the" stands for any determiner ("your name": "what name is it under")
         words = "|".join(
-            r"[\s\-/]*".join(re.escape(w) for w in re.split(r"[\s\-]+", topic.strip()))
-            for topic in self.topics
+            r"[\s\-/]*".join(
+                _DETERMINER if i == 0 and w.lower() in _DETERMINERS and len(ws) > 1 else re.escape(w)
+                for i, w in enumerate(ws)
+            )
+            for ws in (re.split(r"[\s\-]+", topic.strip()) for topic in self.topics)
         )
         return re.compile(rf"(?<![\w-])(?:{words})(?:s|es)?(?![\w]|-\w)", re.IGNORECASE)
 
