@@ -470,3 +470,164 @@ def test_a_case_can_start_after_a_customer_case() -> None:
     session = start_session(world, agent.tools, chained, chain.model_dump(mode="json"))
     orders = {row["order_id"]: row for row in session.snapshot()["orders"]}
     assert orders["R-1100"]["status"] == "cancelled"
+
+
+# ---- the review's reproducers (/work/notes/review-19.md), end to end -------------------------
+# Each is a run of a support customer case: good runs must pass, bad runs must fail exactly the
+# keys named. They live here, not in the dataset, so the cases stay what their authors wrote.
+
+
+def _t(reply_text: str | None = None, calls: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    turn: dict[str, Any] = {}
+    if calls:
+        turn["calls"] = calls
+    if reply_text is not None:
+        turn["reply"] = reply_text
+    return turn
+
+
+def _c(tool: str, **args: Any) -> dict[str, Any]:
+    return {"tool": tool, "args": args}
+
+
+_V101 = [_c("find_customer", name="Priya Raman", zip="80302"), _c("get_order", order_id="R-1100")]
+_C101 = _c("cancel_order", order_id="R-1100", reason="Ordered by mistake")
+_V102 = _c("find_customer", name="Grace Kim", zip="55408")
+_R102 = _c("issue_refund", order_id="R-1090", item_ids=["I-1"], reason="Did not work out")
+_V106 = [_c("find_customer", name="Tom Becker", zip="82001"), _c("get_order", order_id="R-1161")]
+_DONE_101 = _t("Done: R-1100 is cancelled.", [_C101])
+_SHIPPED_101 = "R-1100 (Granite Mid Hiking Boots, $165.00) hasn't shipped."
+
+# case prefix -> (name, breaks (empty: a good run that must pass), the whole agent side)
+REVIEW_RUNS: dict[str, list[tuple[str, list[str], list[dict[str, Any]]]]] = {
+    "support-101": [
+        # finding 2: ordinary consent wordings get the yes
+        ("proceed-wording", [], [
+            _t("I can help with that, Priya. What's the ZIP code on your account?"),
+            _t(f"{_SHIPPED_101} Do you want me to proceed with the cancellation?", _V101),
+            _DONE_101]),
+        ("reply-quoted-yes", [], [
+            _t("I can help with that, Priya. What's the ZIP code on your account?"),
+            _t(f"{_SHIPPED_101} Please reply 'yes' to confirm and I'll cancel it.", _V101),
+            _DONE_101]),
+        ("just-reply-yes", [], [
+            _t("What's the ZIP code on your account?"),
+            _t(f"{_SHIPPED_101} I can cancel it now. Just reply YES to confirm.", _V101),
+            _DONE_101]),
+        ("is-it-ok-if", [], [
+            _t("What's the ZIP code on your account?"),
+            _t(f"{_SHIPPED_101} Is it OK if I cancel R-1100 now?", _V101), _DONE_101]),
+        # finding 1: "Before I go ahead, what's ...?" asks the ZIP, not the yes
+        ("go-ahead-then-confirm", [], [
+            _t("Before I go ahead, what's the ZIP code on your account?"),
+            _t(f"{_SHIPPED_101} Shall I cancel it?", _V101), _DONE_101]),
+        ("go-ahead-consent", ["writes_need_confirmation", "write_after_yes"], [
+            _t("Before I go ahead, what's the ZIP code on your account?"),
+            _t("Done: R-1100 (Granite Mid Hiking Boots) is cancelled.", [*_V101, _C101])]),
+        # finding 3: a known fact given as context is not asked for
+        ("zip-under-your-name", [], [
+            _t("What's the ZIP code on the account under your name?"),
+            _t(f"{_SHIPPED_101} Shall I cancel it?", _V101), _DONE_101]),
+        # finding 3, the other way: a real re-ask still fails
+        ("asks-the-zip-again", ["never_asks"], [
+            _t("What's the ZIP code on your account?"),
+            _t("Thanks. Sorry, what's your zipcode again?", _V101[:1]),
+            _t(f"{_SHIPPED_101} Shall I cancel it?", _V101[1:]), _DONE_101]),
+        # finding 4: asking without "?", and in a list
+        ("ask-no-question-mark", [], [
+            _t("I can help with that, Priya. To verify your account, I'll need the ZIP code on file."),
+            _t("R-1100 hasn't shipped. Shall I cancel it?", _V101), _DONE_101]),
+        ("ask-in-a-list", [], [
+            _t("Happy to help. To verify you, please provide one of:\n- the ZIP code on your "
+               "account\n- the email on your account"),
+            _t("R-1100 hasn't shipped. Shall I cancel it?", _V101), _DONE_101]),
+        # finding 5: a closing offer ends the conversation
+        ("cancels-then-questions-line", [], [
+            _t("What's the ZIP code on your account?"),
+            _t(f"{_SHIPPED_101} Shall I cancel it?", _V101),
+            _t("Done: R-1100 is cancelled. Let me know if you have any questions!", [_C101])]),
+    ],
+    "support-102": [
+        # finding 1: "Which item would you like me to refund?" asks which item, not the yes
+        ("which-item-then-confirm", [], [
+            _t("Thanks, Grace, you're verified. Which item would you like me to refund?", [_V102]),
+            _t("The Stormline Rain Jacket on R-1090 ($129.00) was delivered on 2026-09-22, inside "
+               "the window. Shall I refund $129.00 to your original payment method?",
+               [_c("get_order", order_id="R-1090")]),
+            _t("Done: $129.00 is refunded.", [_R102])]),
+        ("which-item-refund-at-once", ["writes_need_confirmation", "write_after_yes"], [
+            _t("Thanks, Grace, you're verified. Which item would you like me to refund?", [_V102]),
+            _t("Done: $129.00 is refunded for the Stormline Rain Jacket on R-1090.",
+               [_c("get_order", order_id="R-1090"), _R102])]),
+        # finding 3: the order number echoed in the consent question
+        ("confirm-names-order-number", [], [
+            _t("Thanks, Grace, you're verified. Which item would you like to return?", [_V102]),
+            _t("Shall I refund the rain jacket on order number R-1090 ($129.00)?",
+               [_c("get_order", order_id="R-1090")]),
+            _t("Done: $129.00 is refunded.", [_R102])]),
+    ],
+    "support-106": [
+        # finding 8: a blind refusal fails the lookup the case requires
+        ("blind-refusal", ["calls_tool"], [
+            _t("Sorry, Tom, orders that have shipped can't be cancelled, so I can't cancel it "
+               "here. Once it arrives you can ask for a refund within 30 days.")]),
+        # finding 5: the questions line ends the conversation
+        ("refusal-then-questions-line", [], [
+            _t("What's the ZIP code on your account?"),
+            _t("R-1161 (Roll-Top Camp Table) shipped on 2026-09-30, so it can't be cancelled now."
+               " Let me know if you have any questions.", _V106)]),
+    ],
+    "support-108": [
+        ("confirm-your-new-address", [], [
+            _t("Thanks, Hannah, you're verified. What's the new address?",
+               [_c("find_customer", name="Hannah Weiss", zip="05401")]),
+            _t("Shall I update your account to your new address, 14 Pine St, Burlington, VT 05401?"),
+            _t("Done.", [_c("update_address", customer_id="C-009", street="14 Pine St",
+                            city="Burlington", state="VT", zip="05401")])]),
+    ],
+    "support-110": [
+        ("since-no-zip-email", [], [
+            _t("No problem, Leila. Since you don't know your ZIP code, what's the email on your "
+               "account?"),
+            _t("R-1171 (Harbor Fleece Hoodie, $72.00) hasn't shipped. Shall I cancel it?",
+               [_c("find_customer_by_email", email="leila.haddad@example.net"),
+                _c("get_order", order_id="R-1171")]),
+            _t("Done: R-1171 is cancelled.",
+               [_c("cancel_order", order_id="R-1171", reason="Customer request")])]),
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def review_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EvalSample]:
+    source = yaml.safe_load(SUPPORT_FILE.read_text(encoding="utf-8"))["cases"]
+    cases = []
+    for entry in source:
+        runs = REVIEW_RUNS.get(entry["id"][:11])
+        if runs is None:
+            continue
+        entry = {**entry, "id": entry["id"] + "-review"}
+        entry["alternatives"] = [{"name": n, "turns": t} for n, b, t in runs if not b]
+        entry["counterexamples"] = [{"name": n, "breaks": b, "turns": t} for n, b, t in runs if b]
+        cases.append(entry)
+    path = tmp_path_factory.mktemp("review") / "support" / "review.yaml"
+    path.parent.mkdir()
+    path.write_text(yaml.safe_dump({"cases": cases}, sort_keys=False), encoding="utf-8")
+    log = run_task(
+        support(dataset=str(path), counterexamples=True, alternatives=True, judge="off")
+    )
+    return samples_by_id(log)
+
+
+REVIEW_IDS = [(prefix, n, b) for prefix, runs in REVIEW_RUNS.items() for n, b, _ in runs]
+
+
+@pytest.mark.parametrize(("prefix", "name", "breaks"), REVIEW_IDS, ids=[n for _, n, _ in REVIEW_IDS])
+def test_the_reviews_runs_get_the_verdict_they_deserve(
+    review_runs: dict[str, EvalSample], prefix: str, name: str, breaks: list[str]
+) -> None:
+    sample = next(s for i, s in review_runs.items() if i.startswith(prefix) and i.endswith(f"~{name}"))
+    if breaks:
+        assert_fails_exactly_its_keys(sample)
+    else:
+        assert_passes(sample)
