@@ -88,11 +88,68 @@ _PERMISSION = re.compile(
 )
 _DETERMINERS = frozenset({"your", "the", "my", "a", "an"})
 _DETERMINER = r"(?:your|the|my|a|an|this|that|what|which|whose)\s"
+_BARE_PERMISSION = re.compile(
+    r"\bproceed\b|\bgo\s+ahead\b|\byes\b|\b(?:do|make)\s+(?:that|it|this)\b|\bto\s+confirm\b"
+    r"|\bconfirm\W*$",
+    re.IGNORECASE,
+)
 # Words of a consent topic or a write's tool name that are not the write's verb.
 _NOT_ACTION = frozenset(
-    "shall should can may could i we you want wants like me to would do does go ahead reply yes "
-    "ok okay proceed confirm the a an it this that them is if please with for your my and or now "
-    "issue get set make order orders item items customer apply create human".split()
+    [
+        "shall",
+        "should",
+        "can",
+        "may",
+        "could",
+        "i",
+        "we",
+        "you",
+        "want",
+        "wants",
+        "like",
+        "me",
+        "to",
+        "would",
+        "do",
+        "does",
+        "go",
+        "ahead",
+        "reply",
+        "yes",
+        "ok",
+        "okay",
+        "proceed",
+        "confirm",
+        "the",
+        "a",
+        "an",
+        "it",
+        "this",
+        "that",
+        "them",
+        "is",
+        "if",
+        "please",
+        "with",
+        "for",
+        "your",
+        "my",
+        "and",
+        "or",
+        "now",
+        "issue",
+        "get",
+        "set",
+        "make",
+        "order",
+        "orders",
+        "item",
+        "items",
+        "customer",
+        "apply",
+        "create",
+        "human",
+    ]
 )
 _YES = re.compile(
     r"^\W*(?:yes|yeah|yep|yup|sure|ok|okay|please do|please go ahead|go ahead|do it|absolutely|"
@@ -152,7 +209,9 @@ class Reveal(_Strict):
         # a leading "your"/"the" stands for any determiner ("your name": "what name is it under")
         words = "|".join(
             r"[\s\-/]*".join(
-                _DETERMINER if i == 0 and w.lower() in _DETERMINERS and len(ws) > 1 else re.escape(w)
+                _DETERMINER
+                if i == 0 and w.lower() in _DETERMINERS and len(ws) > 1
+                else re.escape(w)
                 for i, w in enumerate(ws)
             )
             for ws in (re.split(r"[\s\-]+", topic.strip()) for topic in self.topics)
@@ -206,9 +265,7 @@ class Reveal(_Strict):
             return False
         if not self.actions:
             return True
-        return any(a.search(sentence) for a in self.actions) or any(
-            a.search(reply) for a in self.actions
-        )
+        return any(a.search(reply) for a in self.actions)
 
     def answered_by(self, text: str) -> bool:
         """Whether a (simulated) customer's message gives this reveal: a yes for a consent, the
@@ -257,6 +314,10 @@ class Customer(_Strict):
             if sought or _FACT_QUESTION.search(sentence):
                 continue
             found.update(r.name for r in consents if r.permission_in(sentence, text))
+            # "It hasn't shipped. Shall I proceed?": a bare go-ahead names no write, so it asks
+            # for the case's only consent
+            if len(consents) == 1 and _BARE_PERMISSION.search(sentence):
+                found.add(consents[0].name)
         return [r for r in self.reveals if r.name in found]
 
 
