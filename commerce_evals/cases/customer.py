@@ -1,13 +1,17 @@
 """A case's customer: who they are, what they want, what they tell only when asked, and how the
 scripted customer answers an agent's reply (deterministic, no model).
 
-The scripted customer reads only the agent's reply text. A reply *asks* about a reveal when one
-of its asking sentences (a sentence with a question mark, or one that starts with a request such
-as "please tell me" or "let me know") names one of the reveal's topics as a whole word or phrase
-(any case; a trailing "s" is allowed: "size" also matches "sizes"). The customer then answers
-with every reveal asked about, in declaration order. A reply that asks something no reveal
-covers gets the persona's `unknown` line; a reply that asks nothing ends the conversation (the
-agent is done: it met the goal, refused, or handed over). The turn cap ends it too.
+The scripted customer reads what the agent said (its reply and its components' messages). A
+sentence asks when it has a question mark or a request ("please provide", "I'll need the ...",
+"reply yes"); a closing offer ("Anything else?") asks nothing. A fact is asked when an asking
+sentence seeks one of its topics (not as context: "under your name", "Since you don't know your
+ZIP, ...", nor quoting the value the customer gave). A consent is asked only by a permission
+question for its write ("Shall I cancel it?", "Do you want me to proceed with the
+cancellation?"), never by a fact question that names the write ("Which item would you like me
+to refund?"). The customer answers every reveal asked, in declaration order; a reply that asks
+something no reveal covers gets the persona's `unknown` line; a reply that asks nothing ends the
+conversation (the agent is done: it met the goal, refused, or handed over). The turn cap ends it
+too. docs/customers.md spells the rules out.
 """
 
 from __future__ import annotations
