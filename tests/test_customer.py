@@ -986,3 +986,20 @@ def test_the_customer_hears_a_question_asked_through_a_component() -> None:
         }
     )
     assert scripted_reply(sizes, turn.spoken(), 1).answered == ("size",)
+
+
+def test_asks_before_in_a_simulated_run_needs_the_answer_not_only_the_question() -> None:
+    from commerce_evals.harness.events import CustomerRecord
+
+    def run_where_customer_says(says: str, answers: list[str]) -> Run:
+        run = make_run(
+            ("Cancel my boots.", [reply("I'll use the ZIP code on file, okay?")]),
+            (says, [call("find_customer", name="Priya Raman", zip="80302")]),
+        )
+        run.turns[1].answers = answers
+        run.customer = CustomerRecord(mode="simulated", model="fake/customer", ended=None)
+        return run
+
+    shrugged = asks_before(ZIP_RULE, _ctx(run_where_customer_says("Sure, go ahead.", [])))
+    assert not shrugged[0]
+    assert asks_before(ZIP_RULE, _ctx(run_where_customer_says("It's 80302.", ["zip"])))[0]

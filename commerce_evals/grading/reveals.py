@@ -60,6 +60,15 @@ def _no_customer() -> Verdict:
     return False, "the case has no customer, so no reply can be read as asking for a reveal"
 
 
+def _known_before(run: Run, asked: list[list[str]], index: int) -> set[str]:
+    """The reveals the customer had given before turn `index` acted. A simulated customer's
+    message gives only what it answered (recorded on its turn: a consent only with a yes, a
+    value only when it holds it), so a question it shrugged off is no licence to act."""
+    if run.customer is not None and run.customer.mode == "simulated":
+        return {name for turn in run.turns[1 : index + 1] for name in turn.answers}
+    return {name for names in asked[:index] for name in names}
+
+
 def asks_before(rules: list[AsksBefore], ctx: GradeContext) -> Verdict:
     if ctx.customer is None:
         return _no_customer()
@@ -76,7 +85,7 @@ def asks_before(rules: list[AsksBefore], ctx: GradeContext) -> Verdict:
             if not calls:
                 continue
             acted += 1
-            known = {name for names in asked[:index] for name in names}
+            known = _known_before(ctx.run, asked, index)
             missing = [r for r in rule.reveals if r not in known]
             if missing:
                 return False, (
