@@ -247,10 +247,11 @@ class Reveal(_Strict):
 
     def sought_in(self, sentence: str) -> bool:
         """Whether the sentence seeks this (data) reveal: it names a topic as the thing asked
-        for, not as context ("under your name", "Since you don't know your ZIP, ...") and
-        without quoting the value the customer gave."""
+        for, not as context ("under your name", "Since you don't know your ZIP, ..."), and does
+        not quote the value the customer gave (unless it offers it as one of a choice)."""
         lowered = sentence.lower()
-        if any(v.lower() in lowered for v in self.values):
+        # "Is it the 2019 or the 2022?" offers a choice: quoting the answer among others asks
+        if not re.search(r"\bor\b", lowered) and any(v.lower() in lowered for v in self.values):
             return False
         for match in self._pattern.finditer(sentence):
             before = sentence[: match.start()]
