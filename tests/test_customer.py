@@ -29,7 +29,7 @@ from commerce_evals.harness.chain import resolve_chains, start_session
 from commerce_evals.harness.customer import customer_prompt
 from commerce_evals.harness.events import Run
 from commerce_evals.harness.flow_table import FLOWS
-from commerce_evals.harness.flow_task import dataset_paths
+from commerce_evals.harness.flow_task import case_metadata, dataset_paths
 from commerce_evals.reports.compare_report import markdown
 from commerce_evals.reports.comparison import build_comparison
 from commerce_evals.reports.cost import flow_cost
@@ -197,6 +197,13 @@ def test_the_asking_keys_need_a_customer() -> None:
 def test_a_reveal_name_used_twice_is_refused() -> None:
     customer = {**BASE["customer"], "reveals": [*BASE["customer"]["reveals"]] * 2}
     assert "names used twice" in _error(customer=customer)
+
+
+def test_a_key_written_at_its_default_survives_the_sample_metadata() -> None:
+    """`never_asks: []` grades re-asking; the sample's copy of the case must still assert it."""
+    case = _case(expected={**BASE["expected"], "never_asks": []})
+    rebuilt = Case.model_validate(case_metadata(case, {}, counterexamples=True)["case"])
+    assert "never_asks" in rebuilt.expected.asserted_keys()
 
 
 def test_a_variant_is_the_whole_agent_side() -> None:

@@ -134,8 +134,13 @@ def case_metadata(
     # A sample's metadata is deep-copied for every metric key of every score view, so a run of
     # the cases leaves out the counterexamples it does not replay.
     exclude = None if counterexamples else {"counterexamples"}
+    dumped = case.model_dump(mode="json", exclude_defaults=True, exclude=exclude)
+    # a key written at its default value (`never_asks: []`) is still asserted: keep it
+    expected = dumped.setdefault("expected", {})
+    written = case.expected.model_dump(mode="json", include=case.expected.model_fields_set)
+    expected.update({k: v for k, v in written.items() if k not in expected})
     return {
-        "case": case.model_dump(mode="json", exclude_defaults=True, exclude=exclude),
+        "case": dumped,
         "flow": case.flow,
         "priority": case.priority,
         "difficulty": case.difficulty,
