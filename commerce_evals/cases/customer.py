@@ -66,9 +66,15 @@ _CLOSING = re.compile(
 # "the ZIP code on the account under your name", "ship it to your new address".
 _CONTEXT_BEFORE = re.compile(
     r"\b(?:to|on|for|under|with|from|at|by|into|using|via|about)\s+"
-    r"(?:(?:the|your|my|this|that|our|a|an)\s+)?(?:\w+\s+)?$",
+    r"(?:the|your|my|this|that|our|a|an)\s+(?:\w+\s+)?$",
     re.IGNORECASE,
 )
+# ... and so is a topic naming its value ("order number R-1090", "ZIP 55408")
+_NAMED_VALUE = re.compile(r"^\s*#?\s*[\w-]*\d")
+# "the 2019 or the 2022?", "size 9 or 10?": a choice asks, whatever it quotes
+_CHOICE = re.compile(r"\bor\b", re.IGNORECASE)
+# a topic glued by a hyphen to a particle is another word: "zip-up", "pull-on"
+_PARTICLE = r"-(?:up|down|in|out|on|off|over|through|away|back)\b"
 # ... and so is a clause that opens with one of these: "Since you don't know your ZIP code, ..."
 _CONTEXT_CLAUSE = re.compile(
     r"^\W*(?:since|because|as|now that|given|thanks|thank you|i've|i have|we've|you've|you said|"
@@ -220,7 +226,7 @@ class Reveal(_Strict):
             )
             for ws in (re.split(r"[\s\-]+", topic.strip()) for topic in self.topics)
         )
-        return re.compile(rf"(?<![\w-])(?:{words})(?:s|es)?(?![\w]|-\w)", re.IGNORECASE)
+        return re.compile(rf"(?<!\w)(?:{words})(?:s|es)?(?!\w|{_PARTICLE})", re.IGNORECASE)
 
     @cached_property
     def values(self) -> tuple[str, ...]:
@@ -250,27 +256,24 @@ class Reveal(_Strict):
         for, not as context ("under your name", "Since you don't know your ZIP, ..."), and does
         not quote the value the customer gave (unless it offers it as one of a choice)."""
         lowered = sentence.lower()
-        # "Is it the 2019 or the 2022?" offers a choice: quoting the answer among others asks
-        if not re.search(r"\bor\b", lowered) and any(v.lower() in lowered for v in self.values):
+        choice = bool(_CHOICE.search(sentence))
+        if not choice and any(v.lower() in lowered for v in self.values):
             return False
         for match in self._pattern.finditer(sentence):
-            before = sentence[: match.start()]
-            clause = _CLAUSE_BREAK.split(before)[-1]
+            clause = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
+            # a topic that opens with its determiner ("your name"): "under " + "your "
+            lead = re.match(r"(?:your|the|my|this|that|our|a|an)\s+", match.group(0), re.I)
+            clause += lead.group(0) if lead else ""
             if _CONTEXT_BEFORE.search(clause) or _CONTEXT_CLAUSE.match(clause):
+                continue
+            if not choice and _NAMED_VALUE.match(sentence[match.end() :]):
                 continue
             return True
         return False
 
-    def permission_in(self, sentence: str, reply: str) -> bool:
-        """Whether the sentence asks permission for this reveal's write: a consent topic, or a
-        permission question naming the write's verb (here or elsewhere in the reply)."""
-        if self.names_topic(sentence):
-            return True
-        if not _PERMISSION.search(sentence):
-            return False
-        if not self.actions:
-            return True
-        return any(a.search(reply) for a in self.actions)
+    def acts_in(self, text: str) -> bool:
+        """Whether the text names this consent's write (its verb, in any form)."""
+        return any(a.search(text) for a in self.actions)
 
     def answered_by(self, text: str) -> bool:
         """Whether a (simulated) customer's message gives this reveal: a yes for a consent, the
@@ -318,12 +321,25 @@ class Customer(_Strict):
             found.update(r.name for r in sought)
             if sought or _FACT_QUESTION.search(sentence):
                 continue
-            found.update(r.name for r in consents if r.permission_in(sentence, text))
-            # "It hasn't shipped. Shall I proceed?": a bare go-ahead names no write, so it asks
-            # for the case's only consent
-            if len(consents) == 1 and _BARE_PERMISSION.search(sentence):
-                found.add(consents[0].name)
+            found.update(r.name for r in _consents_asked(consents, sentence, text))
         return [r for r in self.reveals if r.name in found]
+
+
+def _consents_asked(consents: list[Reveal], sentence: str, reply: str) -> list[Reveal]:
+    """The consents a (non-fact) asking sentence asks for: those whose topic it names or whose
+    write it names in a permission question; failing that, a permission question asks for the
+    writes the rest of the reply names ("I can cancel it. Shall I proceed?"), and a bare
+    go-ahead for the case's only consent."""
+    permission = bool(_PERMISSION.search(sentence))
+    named = [r for r in consents if r.names_topic(sentence) or (permission and r.acts_in(sentence))]
+    if named or not permission:
+        return named
+    elsewhere = [r for r in consents if not r.actions or r.acts_in(reply)]
+    if elsewhere:
+        return elsewhere
+    if len(consents) == 1 and _BARE_PERMISSION.search(sentence):
+        return consents
+    return []
 
 
 def says_yes(text: str) -> bool:
