@@ -1010,3 +1010,34 @@ def test_asks_before_in_a_simulated_run_needs_the_answer_not_only_the_question()
     shrugged = asks_before(ZIP_RULE, _ctx(run_where_customer_says("Sure, go ahead.", [])))
     assert not shrugged[0]
     assert asks_before(ZIP_RULE, _ctx(run_where_customer_says("It's 80302.", ["zip"])))[0]
+
+
+def test_shop_wordings_the_merged_cases_use_still_ask() -> None:
+    shopper = Customer.model_validate(
+        {
+            "persona": {"tone": "brief"},
+            "goal": "A yoga mat.",
+            "reveals": [
+                {"name": "latex", "say": "Latex-free, please.", "topics": ["latex"]},
+                {"name": "cooktop", "say": "Induction.", "topics": ["induction"]},
+                {"name": "dimmable", "say": "Yes, dimmable.", "topics": ["dimmable"]},
+                {"name": "year", "say": "The 2019 one.", "topics": ["2019"]},
+            ],
+        }
+    )
+    for text, name in [
+        ("Do you need it latex-free?", "latex"),
+        ("Do you cook on induction?", "cooktop"),
+        ("Does it need to be dimmable?", "dimmable"),
+        ("Is that the 2019 Camry or the 2022?", "year"),
+    ]:
+        assert [r.name for r in shopper.asked(text)] == [name], text
+
+
+def test_a_consent_is_asked_by_the_write_its_sentence_names() -> None:
+    handover = _support_customer("support-105")
+    text = (
+        "The watch on R-1180 ($299.00) is inside the window, but a refund over $200 is decided "
+        "by a person on our team. Would you like me to hand it to them?"
+    )
+    assert [r.name for r in handover.asked(text)] == ["consent"]
