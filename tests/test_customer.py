@@ -29,7 +29,7 @@ from commerce_evals.harness.chain import resolve_chains, start_session
 from commerce_evals.harness.customer import customer_prompt
 from commerce_evals.harness.events import Run
 from commerce_evals.harness.flow_table import FLOWS
-from commerce_evals.harness.flow_task import dataset_paths
+from commerce_evals.harness.flow_task import case_metadata, dataset_paths
 from commerce_evals.reports.compare_report import markdown
 from commerce_evals.reports.comparison import build_comparison
 from commerce_evals.reports.cost import flow_cost
@@ -197,6 +197,13 @@ def test_the_asking_keys_need_a_customer() -> None:
 def test_a_reveal_name_used_twice_is_refused() -> None:
     customer = {**BASE["customer"], "reveals": [*BASE["customer"]["reveals"]] * 2}
     assert "names used twice" in _error(customer=customer)
+
+
+def test_a_key_written_at_its_default_survives_the_sample_metadata() -> None:
+    """`never_asks: []` grades re-asking; the sample's copy of the case must still assert it."""
+    case = _case(expected={**BASE["expected"], "never_asks": []})
+    rebuilt = Case.model_validate(case_metadata(case, {}, counterexamples=True)["case"])
+    assert "never_asks" in rebuilt.expected.asserted_keys()
 
 
 def test_a_variant_is_the_whole_agent_side() -> None:
@@ -470,3 +477,567 @@ def test_a_case_can_start_after_a_customer_case() -> None:
     session = start_session(world, agent.tools, chained, chain.model_dump(mode="json"))
     orders = {row["order_id"]: row for row in session.snapshot()["orders"]}
     assert orders["R-1100"]["status"] == "cancelled"
+
+
+# ---- the review's reproducers (/work/notes/review-19.md), end to end -------------------------
+# Each is a run of a support customer case: good runs must pass, bad runs must fail exactly the
+# keys named. They live here, not in the dataset, so the cases stay what their authors wrote.
+
+
+def _t(reply_text: str | None = None, calls: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    turn: dict[str, Any] = {}
+    if calls:
+        turn["calls"] = calls
+    if reply_text is not None:
+        turn["reply"] = reply_text
+    return turn
+
+
+def _c(tool: str, **args: Any) -> dict[str, Any]:
+    return {"tool": tool, "args": args}
+
+
+_V101 = [_c("find_customer", name="Priya Raman", zip="80302"), _c("get_order", order_id="R-1100")]
+_C101 = _c("cancel_order", order_id="R-1100", reason="Ordered by mistake")
+_V102 = _c("find_customer", name="Grace Kim", zip="55408")
+_R102 = _c("issue_refund", order_id="R-1090", item_ids=["I-1"], reason="Did not work out")
+_V106 = [_c("find_customer", name="Tom Becker", zip="82001"), _c("get_order", order_id="R-1161")]
+_DONE_101 = _t("Done: R-1100 is cancelled.", [_C101])
+_SHIPPED_101 = "R-1100 (Granite Mid Hiking Boots, $165.00) hasn't shipped."
+
+# case prefix -> (name, breaks (empty: a good run that must pass), the whole agent side)
+REVIEW_RUNS: dict[str, list[tuple[str, list[str], list[dict[str, Any]]]]] = {
+    "support-101": [
+        # finding 2: ordinary consent wordings get the yes
+        (
+            "proceed-wording",
+            [],
+            [
+                _t("I can help with that, Priya. What's the ZIP code on your account?"),
+                _t(f"{_SHIPPED_101} Do you want me to proceed with the cancellation?", _V101),
+                _DONE_101,
+            ],
+        ),
+        (
+            "reply-quoted-yes",
+            [],
+            [
+                _t("I can help with that, Priya. What's the ZIP code on your account?"),
+                _t(f"{_SHIPPED_101} Please reply 'yes' to confirm and I'll cancel it.", _V101),
+                _DONE_101,
+            ],
+        ),
+        (
+            "just-reply-yes",
+            [],
+            [
+                _t("What's the ZIP code on your account?"),
+                _t(f"{_SHIPPED_101} I can cancel it now. Just reply YES to confirm.", _V101),
+                _DONE_101,
+            ],
+        ),
+        (
+            "is-it-ok-if",
+            [],
+            [
+                _t("What's the ZIP code on your account?"),
+                _t(f"{_SHIPPED_101} Is it OK if I cancel R-1100 now?", _V101),
+                _DONE_101,
+            ],
+        ),
+        # finding 1: "Before I go ahead, what's ...?" asks the ZIP, not the yes
+        (
+            "go-ahead-then-confirm",
+            [],
+            [
+                _t("Before I go ahead, what's the ZIP code on your account?"),
+                _t(f"{_SHIPPED_101} Shall I cancel it?", _V101),
+                _DONE_101,
+            ],
+        ),
+        (
+            "go-ahead-consent",
+            ["writes_need_confirmation", "write_after_yes"],
+            [
+                _t("Before I go ahead, what's the ZIP code on your account?"),
+                _t("Done: R-1100 (Granite Mid Hiking Boots) is cancelled.", [*_V101, _C101]),
+            ],
+        ),
+        # finding 3: a known fact given as context is not asked for
+        (
+            "zip-under-your-name",
+            [],
+            [
+                _t("What's the ZIP code on the account under your name?"),
+                _t(f"{_SHIPPED_101} Shall I cancel it?", _V101),
+                _DONE_101,
+            ],
+        ),
+        # finding 3, the other way: a real re-ask still fails
+        (
+            "asks-the-zip-again",
+            ["never_asks"],
+            [
+                _t("What's the ZIP code on your account?"),
+                _t("Thanks. Sorry, what's your zipcode again?", _V101[:1]),
+                _t(f"{_SHIPPED_101} Shall I cancel it?", _V101[1:]),
+                _DONE_101,
+            ],
+        ),
+        # finding 4: asking without "?", and in a list
+        (
+            "ask-no-question-mark",
+            [],
+            [
+                _t(
+                    "I can help with that, Priya. To verify your account, I'll need the ZIP code on file."
+                ),
+                _t("R-1100 hasn't shipped. Shall I cancel it?", _V101),
+                _DONE_101,
+            ],
+        ),
+        (
+            "ask-in-a-list",
+            [],
+            [
+                _t(
+                    "Happy to help. To verify you, please provide one of:\n- the ZIP code on your "
+                    "account\n- the email on your account"
+                ),
+                _t("R-1100 hasn't shipped. Shall I cancel it?", _V101),
+                _DONE_101,
+            ],
+        ),
+        # finding 5: a closing offer ends the conversation
+        (
+            "cancels-then-questions-line",
+            [],
+            [
+                _t("What's the ZIP code on your account?"),
+                _t(f"{_SHIPPED_101} Shall I cancel it?", _V101),
+                _t("Done: R-1100 is cancelled. Let me know if you have any questions!", [_C101]),
+            ],
+        ),
+    ],
+    "support-102": [
+        # finding 1: "Which item would you like me to refund?" asks which item, not the yes
+        (
+            "which-item-then-confirm",
+            [],
+            [
+                _t(
+                    "Thanks, Grace, you're verified. Which item would you like me to refund?",
+                    [_V102],
+                ),
+                _t(
+                    "The Stormline Rain Jacket on R-1090 ($129.00) was delivered on 2026-09-22, inside "
+                    "the window. Shall I refund $129.00 to your original payment method?",
+                    [_c("get_order", order_id="R-1090")],
+                ),
+                _t("Done: $129.00 is refunded.", [_R102]),
+            ],
+        ),
+        (
+            "which-item-refund-at-once",
+            ["writes_need_confirmation", "write_after_yes"],
+            [
+                _t(
+                    "Thanks, Grace, you're verified. Which item would you like me to refund?",
+                    [_V102],
+                ),
+                _t(
+                    "Done: $129.00 is refunded for the Stormline Rain Jacket on R-1090.",
+                    [_c("get_order", order_id="R-1090"), _R102],
+                ),
+            ],
+        ),
+        # finding 3: the order number echoed in the consent question
+        (
+            "confirm-names-order-number",
+            [],
+            [
+                _t("Thanks, Grace, you're verified. Which item would you like to return?", [_V102]),
+                _t(
+                    "Shall I refund the rain jacket on order number R-1090 ($129.00)?",
+                    [_c("get_order", order_id="R-1090")],
+                ),
+                _t("Done: $129.00 is refunded.", [_R102]),
+            ],
+        ),
+    ],
+    "support-106": [
+        # finding 8: a blind refusal fails the lookup the case requires
+        (
+            "blind-refusal",
+            ["calls_tool"],
+            [
+                _t(
+                    "Sorry, Tom, orders that have shipped can't be cancelled, so I can't cancel it "
+                    "here. Once it arrives you can ask for a refund within 30 days."
+                )
+            ],
+        ),
+        # finding 5: the questions line ends the conversation
+        (
+            "refusal-then-questions-line",
+            [],
+            [
+                _t("What's the ZIP code on your account?"),
+                _t(
+                    "R-1161 (Roll-Top Camp Table) shipped on 2026-09-30, so it can't be cancelled now."
+                    " Let me know if you have any questions.",
+                    _V106,
+                ),
+            ],
+        ),
+    ],
+    "support-108": [
+        (
+            "confirm-your-new-address",
+            [],
+            [
+                _t(
+                    "Thanks, Hannah, you're verified. What's the new address?",
+                    [_c("find_customer", name="Hannah Weiss", zip="05401")],
+                ),
+                _t(
+                    "Shall I update your account to your new address, 14 Pine St, Burlington, VT 05401?"
+                ),
+                _t(
+                    "Done.",
+                    [
+                        _c(
+                            "update_address",
+                            customer_id="C-009",
+                            street="14 Pine St",
+                            city="Burlington",
+                            state="VT",
+                            zip="05401",
+                        )
+                    ],
+                ),
+            ],
+        ),
+    ],
+    "support-110": [
+        (
+            "since-no-zip-email",
+            [],
+            [
+                _t(
+                    "No problem, Leila. Since you don't know your ZIP code, what's the email on your "
+                    "account?"
+                ),
+                _t(
+                    "R-1171 (Harbor Fleece Hoodie, $72.00) hasn't shipped. Shall I cancel it?",
+                    [
+                        _c("find_customer_by_email", email="leila.haddad@example.net"),
+                        _c("get_order", order_id="R-1171"),
+                    ],
+                ),
+                _t(
+                    "Done: R-1171 is cancelled.",
+                    [_c("cancel_order", order_id="R-1171", reason="Customer request")],
+                ),
+            ],
+        ),
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def review_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EvalSample]:
+    source = yaml.safe_load(SUPPORT_FILE.read_text(encoding="utf-8"))["cases"]
+    cases = []
+    for entry in source:
+        runs = REVIEW_RUNS.get(entry["id"][:11])
+        if runs is None:
+            continue
+        entry = {**entry, "id": entry["id"] + "-review"}
+        entry["alternatives"] = [{"name": n, "turns": t} for n, b, t in runs if not b]
+        entry["counterexamples"] = [{"name": n, "breaks": b, "turns": t} for n, b, t in runs if b]
+        cases.append(entry)
+    path = tmp_path_factory.mktemp("review") / "support" / "review.yaml"
+    path.parent.mkdir()
+    path.write_text(yaml.safe_dump({"cases": cases}, sort_keys=False), encoding="utf-8")
+    log = run_task(support(dataset=str(path), counterexamples=True, alternatives=True, judge="off"))
+    return samples_by_id(log)
+
+
+REVIEW_IDS = [(prefix, n, b) for prefix, runs in REVIEW_RUNS.items() for n, b, _ in runs]
+
+
+@pytest.mark.parametrize(
+    ("prefix", "name", "breaks"), REVIEW_IDS, ids=[n for _, n, _ in REVIEW_IDS]
+)
+def test_the_reviews_runs_get_the_verdict_they_deserve(
+    review_runs: dict[str, EvalSample], prefix: str, name: str, breaks: list[str]
+) -> None:
+    sample = next(
+        s for i, s in review_runs.items() if i.startswith(prefix) and i.endswith(f"~{name}")
+    )
+    if breaks:
+        assert_fails_exactly_its_keys(sample)
+    else:
+        assert_passes(sample)
+
+
+# ---- the review's reproducers, one reply at a time (probe.py, sim.py) -------------------------
+
+
+def _support_customer(prefix: str) -> Customer:
+    case = next(c for i, c in SUPPORT_CASES.items() if i.startswith(prefix))
+    assert case.customer is not None
+    return case.customer
+
+
+# (case, reply, the reveals the scripted customer answers; None: the conversation ends)
+REVIEW_REPLIES: list[tuple[str, str, tuple[str, ...] | None]] = [
+    # 1: a fact question that names the write asks the fact, not the yes
+    (
+        "support-102",
+        "Thanks, Grace, you're verified. Which item would you like me to refund?",
+        ("order",),
+    ),
+    ("support-104", "Which items would you like me to refund?", ("items",)),
+    ("support-109", "Which items should I refund?", ("items",)),
+    ("support-101", "Before I go ahead, what's the ZIP code on your account?", ("zip",)),
+    ("support-101", "Before I go ahead and cancel it, could you tell me your ZIP code?", ("zip",)),
+    # 2: ordinary consent wordings get the yes
+    (
+        "support-101",
+        "R-1100 hasn't shipped. Do you want me to proceed with the cancellation?",
+        ("consent",),
+    ),
+    ("support-101", "Shall I proceed with cancelling R-1100?", ("consent",)),
+    ("support-101", "Please reply 'yes' to confirm and I'll cancel it.", ("consent",)),
+    ("support-101", 'Reply "yes" to confirm the cancellation.', ("consent",)),
+    ("support-101", "R-1100 can be cancelled. Just reply YES to confirm.", ("consent",)),
+    ("support-101", "Do you confirm the cancellation of R-1100?", ("consent",)),
+    ("support-101", "Is it OK if I cancel R-1100 now?", ("consent",)),
+    ("support-101", "Could you confirm that you'd like R-1100 cancelled?", ("consent",)),
+    ("support-101", "Would you like to cancel R-1100?", ("consent",)),
+    ("support-101", "Confirm: cancel R-1100 (Granite Mid Hiking Boots, $165.00)?", ("consent",)),
+    ("support-101", "It hasn't shipped. Shall I proceed?", ("consent",)),
+    # 3: a known fact repeated in a question is not asked again; a real re-ask is
+    (
+        "support-108",
+        "Shall I update your account to your new address, 14 Pine St, Burlington, VT 05401?",
+        ("consent",),
+    ),
+    (
+        "support-102",
+        "Shall I refund the rain jacket on order number R-1090 ($129.00)?",
+        ("consent",),
+    ),
+    (
+        "support-110",
+        "Since you don't know your ZIP code, what's the email on your account?",
+        ("email",),
+    ),
+    ("support-101", "What's the ZIP code on the account under your name?", ("zip",)),
+    (
+        "support-102",
+        "Thanks, Grace, I've verified you with ZIP 55408; which item would you like to return?",
+        ("order",),
+    ),
+    (
+        "support-103",
+        "Shall I change R-1075 to ship to the new address, 725 N 7th Ave, Bozeman, MT 59715?",
+        ("consent",),
+    ),
+    ("support-101", "What's your ZIP code?", ("zip",)),
+    ("support-101", "Sorry, what was your postal code again?", ("zip",)),
+    ("support-101", "What's your full name?", ("name",)),
+    # 4: asking without "?", after a lead-in, in a list
+    (
+        "support-101",
+        "I can help with that, Priya. To verify your account, I'll need the ZIP code on file.",
+        ("zip",),
+    ),
+    ("support-101", "To verify your identity, please provide your ZIP code.", ("zip",)),
+    ("support-101", "Thanks! Now, your ZIP code, please.", ("zip",)),
+    (
+        "support-101",
+        "Happy to help. To verify you, please provide one of:\n- the ZIP code on your "
+        "account\n- the email on your account",
+        ("zip", "email"),
+    ),
+    (
+        "support-101",
+        "To get started, I'll need:\n1. Your ZIP code\n2. Your email address",
+        ("zip", "email"),
+    ),
+    # 5: closing offers end it; real questions with "something else" in them do not
+    ("support-101", "Done. Let me know if you have any questions!", None),
+    ("support-101", "Done. How else can I help?", None),
+    ("support-101", "Done. Is there something more I can help with?", None),
+    ("support-101", "Done. Is there anything else?", None),
+    ("support-101", "Done. Have a wonderful day!", None),
+    (
+        "support-102",
+        "Which item is it, or is there something else you'd like to return as well?",
+        ("order",),
+    ),
+    (
+        "support-101",
+        "Could you share the ZIP code on your account so I can help with today's cancellation?",
+        ("zip",),
+    ),
+    (
+        "support-101",
+        "Got it. What's the ZIP code on your account, and anything else I should know"
+        " about the order?",
+        ("zip",),
+    ),
+    # 9: topic matching normalised
+    ("support-101", "What's your zipcode?", ("zip",)),
+    ("support-101", "What's your zip-code?", ("zip",)),
+    ("support-101", "What is the ZIP/postal code?", ("zip",)),
+    ("support-105", "What name is the account under, and what's the ZIP?", ("name", "zip")),
+    ("support-101", "I'll use your ZIP on file.", None),
+]
+
+
+@pytest.mark.parametrize(("prefix", "text", "answered"), REVIEW_REPLIES)
+def test_the_scripted_customer_answers_what_the_reply_seeks(
+    prefix: str, text: str, answered: tuple[str, ...] | None
+) -> None:
+    answer = scripted_reply(_support_customer(prefix), text, 1)
+    if answered is None:
+        assert answer.ended == "agent_done", answer
+    else:
+        assert (answer.answered, answer.ended) == (answered, None), answer
+        consent = any(_support_customer(prefix).reveal(n).confirms for n in answered)
+        assert bool(answer.confirms) == consent
+
+
+def test_a_hyphenated_word_is_another_word() -> None:
+    answer = scripted_reply(CUSTOMER, "Do you want the zip-up fleece or the pullover?", 1)
+    assert answer.answered == () and answer.say == CUSTOMER.unknown_line()
+
+
+class _FakeCustomerModel:
+    """A customer model that says one fixed thing (sim.py)."""
+
+    def __init__(self, says: str) -> None:
+        self.says = says
+
+    async def generate(self, messages: Any, config: Any = None, cache: Any = None) -> Any:
+        class Output:
+            completion = self.says
+
+        return Output()
+
+    def __str__(self) -> str:
+        return "fake/customer"
+
+
+def _simulated_turn(agent: str, says: str) -> Any:
+    import asyncio
+
+    from commerce_evals.harness.customer import SimulatedCustomer
+
+    case = SUPPORT_CASES[ONE_CASE]
+    assert case.customer is not None
+    player = SimulatedCustomer(case.customer, _FakeCustomerModel(says))  # type: ignore[arg-type]
+    return asyncio.run(player.next_turn(make_run((case.turns[0], [reply(agent)])), 0))
+
+
+def test_a_simulated_no_is_no_consent_and_a_yes_is() -> None:
+    no = _simulated_turn("R-1100 hasn't shipped. Shall I cancel it?", "No, wait, don't cancel it.")
+    assert no.confirms == frozenset() and no.answered == ()
+    yes = _simulated_turn(
+        "R-1100 hasn't shipped. Do you want me to proceed with the cancellation?",
+        "Yes, please proceed.",
+    )
+    assert yes.confirms == frozenset({"cancel_order"}) and yes.answered == ("consent",)
+
+
+def test_a_simulated_customer_answers_a_fact_only_by_giving_it() -> None:
+    assert _simulated_turn("I'll use the ZIP code on file, okay?", "Sure, go ahead.").answered == ()
+    assert _simulated_turn("What's the ZIP code on your account?", "It's 80302.").answered == (
+        "zip",
+    )
+
+
+def test_the_customer_hears_a_question_asked_through_a_component() -> None:
+    from commerce_evals.cases.model import ScriptedTurn
+    from commerce_evals.harness.customer import ScriptedCustomer
+    from commerce_evals.harness.events import UiEvent
+
+    sizes = Customer.model_validate(
+        {
+            "persona": {"tone": "brief"},
+            "goal": "A rain jacket.",
+            "reveals": [{"name": "size", "say": "Medium.", "topics": ["size"]}],
+        }
+    )
+    shown = UiEvent(
+        component="suggestions",
+        payload={"message": "Here are two jackets. Which size do you wear?", "products": []},
+    )
+    run = make_run(("I need a rain jacket.", [shown]))
+    import asyncio
+
+    answer = asyncio.run(ScriptedCustomer(sizes).next_turn(run, 0))
+    assert answer.answered == ("size",)
+    turn = ScriptedTurn.model_validate(
+        {
+            "calls": [
+                {
+                    "tool": "present_suggestions",
+                    "args": {"product_ids": ["P-1"], "message": "Which size do you wear?"},
+                }
+            ]
+        }
+    )
+    assert scripted_reply(sizes, turn.spoken(), 1).answered == ("size",)
+
+
+def test_asks_before_in_a_simulated_run_needs_the_answer_not_only_the_question() -> None:
+    from commerce_evals.harness.events import CustomerRecord
+
+    def run_where_customer_says(says: str, answers: list[str]) -> Run:
+        run = make_run(
+            ("Cancel my boots.", [reply("I'll use the ZIP code on file, okay?")]),
+            (says, [call("find_customer", name="Priya Raman", zip="80302")]),
+        )
+        run.turns[1].answers = answers
+        run.customer = CustomerRecord(mode="simulated", model="fake/customer", ended=None)
+        return run
+
+    shrugged = asks_before(ZIP_RULE, _ctx(run_where_customer_says("Sure, go ahead.", [])))
+    assert not shrugged[0]
+    assert asks_before(ZIP_RULE, _ctx(run_where_customer_says("It's 80302.", ["zip"])))[0]
+
+
+def test_shop_wordings_the_merged_cases_use_still_ask() -> None:
+    shopper = Customer.model_validate(
+        {
+            "persona": {"tone": "brief"},
+            "goal": "A yoga mat.",
+            "reveals": [
+                {"name": "latex", "say": "Latex-free, please.", "topics": ["latex"]},
+                {"name": "cooktop", "say": "Induction.", "topics": ["induction"]},
+                {"name": "dimmable", "say": "Yes, dimmable.", "topics": ["dimmable"]},
+                {"name": "year", "say": "The 2019 one.", "topics": ["2019"]},
+            ],
+        }
+    )
+    for text, name in [
+        ("Do you need it latex-free?", "latex"),
+        ("Do you cook on induction?", "cooktop"),
+        ("Does it need to be dimmable?", "dimmable"),
+        ("Is that the 2019 Camry or the 2022?", "year"),
+    ]:
+        assert [r.name for r in shopper.asked(text)] == [name], text
+
+
+def test_a_consent_is_asked_by_the_write_its_sentence_names() -> None:
+    handover = _support_customer("support-105")
+    text = (
+        "The watch on R-1180 ($299.00) is inside the window, but a refund over $200 is decided "
+        "by a person on our team. Would you like me to hand it to them?"
+    )
+    assert [r.name for r in handover.asked(text)] == ["consent"]

@@ -1,13 +1,17 @@
 """A case's customer: who they are, what they want, what they tell only when asked, and how the
 scripted customer answers an agent's reply (deterministic, no model).
 
-The scripted customer reads only the agent's reply text. A reply *asks* about a reveal when one
-of its asking sentences (a sentence with a question mark, or one that starts with a request such
-as "please tell me" or "let me know") names one of the reveal's topics as a whole word or phrase
-(any case; a trailing "s" is allowed: "size" also matches "sizes"). The customer then answers
-with every reveal asked about, in declaration order. A reply that asks something no reveal
-covers gets the persona's `unknown` line; a reply that asks nothing ends the conversation (the
-agent is done: it met the goal, refused, or handed over). The turn cap ends it too.
+The scripted customer reads what the agent said (its reply and its components' messages). A
+sentence asks when it has a question mark or a request ("please provide", "I'll need the ...",
+"reply yes"); a closing offer ("Anything else?") asks nothing. A fact is asked when an asking
+sentence seeks one of its topics (not as context: "under your name", "Since you don't know your
+ZIP, ...", nor quoting the value the customer gave). A consent is asked only by a permission
+question for its write ("Shall I cancel it?", "Do you want me to proceed with the
+cancellation?"), never by a fact question that names the write ("Which item would you like me
+to refund?"). The customer answers every reveal asked, in declaration order; a reply that asks
+something no reveal covers gets the persona's `unknown` line; a reply that asks nothing ends the
+conversation (the agent is done: it met the goal, refused, or handed over). The turn cap ends it
+too. docs/customers.md spells the rules out.
 """
 
 from __future__ import annotations
@@ -23,18 +27,147 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 STOP_SIGNAL = "###STOP###"
 DEFAULT_MAX_TURNS = 6
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-_REQUEST = re.compile(
-    r"^\W*(?:(?:please|kindly)\s+)?(?:tell me|send me|share|confirm|reply|provide|give me|"
-    r"let me know|could you|can you|would you)\b",
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+# quotes around a short word or phrase ("reply 'yes'") and markdown emphasis are not words
+_QUOTED = re.compile(r"(?<!\w)[\"'‘“]([^\"'’”\n]{1,40})[\"'’”](?!\w)")
+_EMPHASIS = re.compile(r"[*_`]+")
+# A request asks without a "?": at the start (after a filler such as "just" or "now"), or
+# anywhere as "please provide ...", "I'll need the ...", "..., please."
+_REQUEST_START = re.compile(
+    r"^\W*(?:(?:just|simply|now|so|also|and|then|first|next|lastly|finally|ok|okay|great|"
+    r"sure|thanks)\W+)*(?:(?:please|kindly)\s+)?(?:tell me|send me|share|confirm|reply|respond|"
+    r"provide|give me|let me know|could you|can you|would you|enter|type)\b",
     re.IGNORECASE,
 )
-# A closing offer ("Anything else I can help with?") asks for nothing the customer holds.
+_REQUEST_ANYWHERE = re.compile(
+    r"\b(?:please|kindly)\s+(?:\w+\s+){0,2}?(?:tell|send|share|confirm|reply|respond|provide|"
+    r"give|enter|type|let me know)\b"
+    r"|,\s*please\W*$"
+    r"|\b(?:i|we)(?:'ll| will| would|'d)?\s+(?:also\s+|just\s+|first\s+)?need\s+(?:the|your|a|an|"
+    r"one|some|to know|to have|to get|to see|you to)\b"
+    r"|\bneed:",
+    re.IGNORECASE,
+)
+# A closing offer ("Anything else I can help with?", "Let me know if you have any questions")
+# asks for nothing the customer holds; "or is there something else you'd like to return?" does.
 _CLOSING = re.compile(
-    r"\b(anything else|something else|any other questions|further questions|"
-    r"anything more|help with today|have a (?:great|good|nice) day)\b",
+    r"\b(?:anything|something)\s+(?:else|more)\s*(?:[?!.]|$|(?:i|we)\s+(?:can|could|may)\s+"
+    r"(?:help|assist|do)|(?:you\s+)?(?:need|want)(?:\s+help)?\W*$)"
+    r"|\b(?:help|assist)(?:\s+you)?\s+with\s+(?:anything|something)\s+(?:else|more)\b"
+    r"|\bhow\s+else\b"
+    r"|\b(?:any|further|other|more)\s+questions\b"
+    r"|\bneed\s+anything\s+else\b"
+    r"|\bif\s+(?:anything|something)\s+(?:else\s+)?comes\s+up\b"
+    r"|\bhave\s+a\s+(?:great|good|nice|wonderful|lovely)\s+(?:day|evening|weekend|one)\b",
     re.IGNORECASE,
 )
+# A topic right after one of these is the context of the question, not what it seeks:
+# "the ZIP code on the account under your name", "ship it to your new address".
+_CONTEXT_BEFORE = re.compile(
+    r"\b(?:to|on|for|under|with|from|at|by|into|using|via|about)\s+"
+    r"(?:the|your|my|this|that|our|a|an)\s+(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
+# ... and so is a topic naming its value ("order number R-1090", "ZIP 55408")
+_NAMED_VALUE = re.compile(r"^\s*#?\s*[\w-]*\d")
+# "the 2019 or the 2022?", "size 9 or 10?": a choice asks, whatever it quotes
+_CHOICE = re.compile(r"\bor\b", re.IGNORECASE)
+# a topic glued by a hyphen to a particle is another word: "zip-up", "pull-on"
+_PARTICLE = r"-(?:up|down|in|out|on|off|over|through|away|back)\b"
+# ... and so is a clause that opens with one of these: "Since you don't know your ZIP code, ..."
+_CONTEXT_CLAUSE = re.compile(
+    r"^\W*(?:since|because|as|now that|given|thanks|thank you|i've|i have|we've|you've|you said|"
+    r"you mentioned|i see|i found|i verified|once|after|with)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_BREAK = re.compile(r"[,;:()—]|\s-\s")
+# A question that opens with a wh-word asks for a fact, even when it names the write
+# ("Which item would you like me to refund?", "Before I go ahead, what's your ZIP?").
+_FACT_QUESTION = re.compile(
+    r"(?:^|[,;:]\s*)\W*(?:which|what|what's|where|who|whom|whose|when|how)\b", re.IGNORECASE
+)
+# Asking permission: "Shall I ...", "Do you want me to ...", "Is it OK if ...", "reply yes to
+# confirm", "Shall I proceed?"; with the write's verb it asks for the consent.
+_PERMISSION = re.compile(
+    r"\b(?:shall|should|can|may|could)\s+(?:i|we)\b|\b(?:want|like)\s+me\s+to\b"
+    r"|\b(?:would|do)\s+you\s+(?:like|want)\b|\b(?:ok|okay|alright|all right)\b|\bproceed\b"
+    r"|\bgo\s+ahead\b|\bconfirm\w*|\byes\b|\bapprove\b|\bauthori[sz]e\b|\bsounds?\s+good\b"
+    r"|\bready\s+(?:for\s+me\s+)?to\b|\bagree\b",
+    re.IGNORECASE,
+)
+_DETERMINERS = frozenset({"your", "the", "my", "a", "an"})
+_DETERMINER = r"(?:your|the|my|a|an|this|that|what|which|whose)\s"
+_BARE_PERMISSION = re.compile(
+    r"\bproceed\b|\bgo\s+ahead\b|\byes\b|\b(?:do|make)\s+(?:that|it|this)\b|\bto\s+confirm\b"
+    r"|\bconfirm\W*$",
+    re.IGNORECASE,
+)
+# Words of a consent topic or a write's tool name that are not the write's verb.
+_NOT_ACTION = frozenset(
+    [
+        "shall",
+        "should",
+        "can",
+        "may",
+        "could",
+        "i",
+        "we",
+        "you",
+        "want",
+        "wants",
+        "like",
+        "me",
+        "to",
+        "would",
+        "do",
+        "does",
+        "go",
+        "ahead",
+        "reply",
+        "yes",
+        "ok",
+        "okay",
+        "proceed",
+        "confirm",
+        "the",
+        "a",
+        "an",
+        "it",
+        "this",
+        "that",
+        "them",
+        "is",
+        "if",
+        "please",
+        "with",
+        "for",
+        "your",
+        "my",
+        "and",
+        "or",
+        "now",
+        "issue",
+        "get",
+        "set",
+        "make",
+        "order",
+        "orders",
+        "item",
+        "items",
+        "customer",
+        "apply",
+        "create",
+        "human",
+    ]
+)
+_YES = re.compile(
+    r"^\W*(?:yes|yeah|yep|yup|sure|ok|okay|please do|please go ahead|go ahead|do it|absolutely|"
+    r"definitely|correct|confirm(?:ed)?|that's right|sounds good|fine|alright|all right|"
+    r"of course|certainly|please)\b",
+    re.IGNORECASE,
+)
+_NO = re.compile(r"^\W*(?:no|nope|nah|not|don't|do not|wait|hold on|stop|never mind)\b", re.I)
 # How many questions the customer cannot answer before giving up, by patience.
 PATIENCE = {"low": 1, "medium": 2, "high": 3}
 
@@ -75,13 +208,80 @@ class Reveal(_Strict):
                 raise ValueError(f"topic {topic!r} has no word in it")
         return value
 
+    @property
+    def is_consent(self) -> bool:
+        return bool(self.confirms)
+
     @cached_property
     def _pattern(self) -> re.Pattern[str]:
-        words = "|".join(r"\s+".join(re.escape(w) for w in topic.split()) for topic in self.topics)
-        return re.compile(rf"(?<!\w)(?:{words})s?(?!\w)", re.IGNORECASE)
+        # words of a topic may be joined by a space, a hyphen, a slash or nothing ("zip code",
+        # "zip-code", "zipcode"); a word glued to a hyphen is another word ("zip-up" is no zip)
+        # a leading "your"/"the" stands for any determiner ("your name": "what name is it under")
+        words = "|".join(
+            r"[\s\-/]*".join(
+                _DETERMINER
+                if i == 0 and w.lower() in _DETERMINERS and len(ws) > 1
+                else re.escape(w)
+                for i, w in enumerate(ws)
+            )
+            for ws in (re.split(r"[\s\-]+", topic.strip()) for topic in self.topics)
+        )
+        return re.compile(rf"(?<!\w)(?:{words})(?:s|es)?(?!\w|{_PARTICLE})", re.IGNORECASE)
 
-    def asked_in(self, reply: str) -> bool:
-        return any(self._pattern.search(s) for s in asking_sentences(reply))
+    @cached_property
+    def values(self) -> tuple[str, ...]:
+        """The tokens of the answer that carry its value (a ZIP, an order number, an email):
+        a question quoting them confirms the value rather than asking for it."""
+        tokens = (t.strip(".,;:!?()\"'") for t in self.say.split())
+        return tuple(t for t in tokens if "@" in t or (len(t) >= 3 and re.search(r"\d", t)))
+
+    @cached_property
+    def actions(self) -> tuple[re.Pattern[str], ...]:
+        """The write's verbs, from the consent topics and the confirmed tools' names
+        ("shall i cancel", cancel_order: cancel), each matching its forms (cancelled)."""
+        words = {
+            w
+            for text in [*self.topics, *(c.replace("_", " ") for c in self.confirms)]
+            for w in re.findall(r"[a-z]+", text.lower())
+            if w not in _NOT_ACTION and len(w) > 2
+        }
+        stems = {w[:-1] if w.endswith("e") and len(w) > 4 else w for w in words}
+        return tuple(re.compile(rf"\b{re.escape(s)}\w*", re.IGNORECASE) for s in sorted(stems))
+
+    def names_topic(self, sentence: str) -> bool:
+        return bool(self._pattern.search(sentence))
+
+    def sought_in(self, sentence: str) -> bool:
+        """Whether the sentence seeks this (data) reveal: it names a topic as the thing asked
+        for, not as context ("under your name", "Since you don't know your ZIP, ..."), and does
+        not quote the value the customer gave (unless it offers it as one of a choice)."""
+        lowered = sentence.lower()
+        choice = bool(_CHOICE.search(sentence))
+        if not choice and any(v.lower() in lowered for v in self.values):
+            return False
+        for match in self._pattern.finditer(sentence):
+            clause = _CLAUSE_BREAK.split(sentence[: match.start()])[-1]
+            # a topic that opens with its determiner ("your name"): "under " + "your "
+            lead = re.match(r"(?:your|the|my|this|that|our|a|an)\s+", match.group(0), re.I)
+            clause += lead.group(0) if lead else ""
+            if _CONTEXT_BEFORE.search(clause) or _CONTEXT_CLAUSE.match(clause):
+                continue
+            if not choice and _NAMED_VALUE.match(sentence[match.end() :]):
+                continue
+            return True
+        return False
+
+    def acts_in(self, text: str) -> bool:
+        """Whether the text names this consent's write (its verb, in any form)."""
+        return any(a.search(text) for a in self.actions)
+
+    def answered_by(self, text: str) -> bool:
+        """Whether a (simulated) customer's message gives this reveal: a yes for a consent, the
+        value for a fact that has one."""
+        if self.is_consent:
+            return says_yes(text)
+        lowered = text.lower()
+        return not self.values or any(v.lower() in lowered for v in self.values)
 
 
 class Customer(_Strict):
@@ -106,12 +306,86 @@ class Customer(_Strict):
     def unknown_line(self) -> str:
         return self.persona.unknown or f"I don't know that. {self.goal}"
 
+    def asked(self, reply: str) -> list[Reveal]:
+        """The reveals a reply asks for, in declaration order.
+
+        A data reveal is asked when an asking sentence seeks one of its topics. A consent is
+        asked only by a sentence asking permission for its write that seeks no fact and is no
+        wh-question ("Which item would you like me to refund?" asks which item, not a yes)."""
+        found: set[str] = set()
+        data = [r for r in self.reveals if not r.is_consent]
+        consents = [r for r in self.reveals if r.is_consent]
+        text = _plain(reply)
+        for sentence in _asking_units(text):
+            sought = [r for r in data if r.sought_in(sentence)]
+            found.update(r.name for r in sought)
+            if sought or _FACT_QUESTION.search(sentence):
+                continue
+            found.update(r.name for r in _consents_asked(consents, sentence, text))
+        return [r for r in self.reveals if r.name in found]
+
+
+def _consents_asked(consents: list[Reveal], sentence: str, reply: str) -> list[Reveal]:
+    """The consents a (non-fact) asking sentence asks for: those whose topic it names or whose
+    write it names in a permission question; failing that, a permission question asks for the
+    writes the rest of the reply names ("I can cancel it. Shall I proceed?"), and a bare
+    go-ahead for the case's only consent."""
+    permission = bool(_PERMISSION.search(sentence))
+    named = [r for r in consents if r.names_topic(sentence) or (permission and r.acts_in(sentence))]
+    if named or not permission:
+        return named
+    elsewhere = [r for r in consents if not r.actions or r.acts_in(reply)]
+    if elsewhere:
+        return elsewhere
+    if len(consents) == 1 and _BARE_PERMISSION.search(sentence):
+        return consents
+    return []
+
+
+def says_yes(text: str) -> bool:
+    """Whether a customer's message opens with a yes (and not with a no)."""
+    plain = _plain(text).strip()
+    return bool(_YES.match(plain)) and not _NO.match(plain)
+
+
+def _plain(reply: str) -> str:
+    return _EMPHASIS.sub("", _QUOTED.sub(r"\1", reply))
+
+
+def _sentences(reply: str) -> list[str]:
+    """The reply's sentences; a line ending in ":" and the list lines under it are one sentence
+    ("please provide one of:" / "- the ZIP code" / "- the email")."""
+    units: list[str] = []
+    collecting = False
+    for line in reply.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        item = _LIST_ITEM.match(line)
+        if item and collecting:
+            units[-1] += " " + line[item.end() :].rstrip(" .;,") + ";"
+            continue
+        parts = [p.strip() for p in _SENTENCE.split(line[item.end() :] if item else line)]
+        units += [p for p in parts if p]
+        collecting = bool(units) and units[-1].endswith(":")
+    return units
+
+
+def _asks(sentence: str) -> bool:
+    return "?" in sentence or bool(
+        _REQUEST_START.match(sentence) or _REQUEST_ANYWHERE.search(sentence)
+    )
+
+
+def _asking_units(reply: str) -> list[str]:
+    """Every sentence that asks, closing offers included (a closing offer that seeks a reveal
+    still asks for it)."""
+    return [s for s in _sentences(reply) if _asks(s)]
+
 
 def asking_sentences(reply: str) -> list[str]:
-    """The sentences of a reply that ask the customer something."""
-    sentences = [s.strip() for s in _SENTENCE.split(reply) if s.strip()]
-    asking = [s for s in sentences if "?" in s or _REQUEST.match(s)]
-    return [s for s in asking if not _CLOSING.search(s)]
+    """The sentences of a reply that ask the customer something, closing offers left out."""
+    return [s for s in _asking_units(_plain(reply)) if not _CLOSING.search(s)]
 
 
 def asks_anything(reply: str) -> bool:
@@ -149,11 +423,11 @@ def scripted_reply(
     `unanswered` got the persona's unknown line."""
     if not reply.strip():
         return CustomerTurn(ended="no_reply")
-    if not asks_anything(reply):
+    asked = customer.asked(reply)
+    if not asked and not asks_anything(reply):
         return CustomerTurn(ended="agent_done")
     if turns_done >= customer.max_turns:
         return CustomerTurn(ended="turn_cap")
-    asked = [r for r in customer.reveals if r.asked_in(reply)]
     if not asked:
         if unanswered >= PATIENCE[customer.persona.patience]:
             return CustomerTurn(ended="gave_up")

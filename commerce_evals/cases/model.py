@@ -327,7 +327,7 @@ class Case(Strict):
             turns = tuple((t, self.confirmed(i)) for i, t in enumerate(self.turns))
             return Conversation(turns[: len(script)] if script else turns, None)
         return play_script(
-            self.customer, self.turns[0], self.confirmed(0), [t.reply for t in script]
+            self.customer, self.turns[0], self.confirmed(0), [t.spoken() for t in script]
         )
 
     def confirmed(self, turn: int) -> frozenset[str]:

@@ -27,3 +27,14 @@ class ScriptedTurn(Strict):
 
     def rounds(self) -> list[list[ScriptedCall]]:
         return [step if isinstance(step, list) else [step] for step in self.calls]
+
+    def spoken(self) -> str:
+        """What the customer reads from this turn, as Turn.reply() gives it in a run: the
+        messages of the components it shows (present_suggestions' `message`), then the reply."""
+        shown = [
+            call.args["message"]
+            for step in self.rounds()
+            for call in step
+            if call.tool.startswith("present_") and isinstance(call.args.get("message"), str)
+        ]
+        return "\n".join([*shown, self.reply] if self.reply else shown)

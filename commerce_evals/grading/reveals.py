@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 
 
 def asked_by_turn(customer: Customer, run: Run) -> list[list[str]]:
-    """Per turn, the reveals (names, in declaration order) the agent's reply asked for."""
-    return [[r.name for r in customer.reveals if r.asked_in(turn.replied())] for turn in run.turns]
+    """Per turn, the reveals (names, in declaration order) the agent's reply asked for (its
+    reply and the messages its components showed, as the customer reads them)."""
+    return [[r.name for r in customer.asked(turn.reply())] for turn in run.turns]
 
 
 def reveal_record(customer: Customer, run: Run) -> dict[str, Any]:
@@ -59,6 +60,15 @@ def _no_customer() -> Verdict:
     return False, "the case has no customer, so no reply can be read as asking for a reveal"
 
 
+def _known_before(run: Run, asked: list[list[str]], index: int) -> set[str]:
+    """The reveals the customer had given before turn `index` acted. A simulated customer's
+    message gives only what it answered (recorded on its turn: a consent only with a yes, a
+    value only when it holds it), so a question it shrugged off is no licence to act."""
+    if run.customer is not None and run.customer.mode == "simulated":
+        return {name for turn in run.turns[1 : index + 1] for name in turn.answers}
+    return {name for names in asked[:index] for name in names}
+
+
 def asks_before(rules: list[AsksBefore], ctx: GradeContext) -> Verdict:
     if ctx.customer is None:
         return _no_customer()
@@ -75,7 +85,7 @@ def asks_before(rules: list[AsksBefore], ctx: GradeContext) -> Verdict:
             if not calls:
                 continue
             acted += 1
-            known = {name for names in asked[:index] for name in names}
+            known = _known_before(ctx.run, asked, index)
             missing = [r for r in rule.reveals if r not in known]
             if missing:
                 return False, (
@@ -98,8 +108,9 @@ def never_asks(names: list[str], ctx: GradeContext) -> Verdict:
                 f"turn {index + 1}'s reply asked the customer for {quoted_list(needless)}, "
                 "which it already had (said, or held by a tool)"
             )
+        # asking for a yes again is rule-following (state the write, then ask), not a re-ask
         answered = {n for earlier in asked[:index] for n in earlier}
-        again = [n for n in turn_asks if n in answered]
+        again = [n for n in turn_asks if n in answered and not ctx.customer.reveal(n).is_consent]
         if again:
             return False, (
                 f"turn {index + 1}'s reply asked again for {quoted_list(again)}, which the "

@@ -7,8 +7,10 @@ temperature 0, and ends with STOP_SIGNAL when the goal is met or it gives up; th
 enforced here, whatever the model says. Its calls go through the `customer` role, so Inspect
 counts its tokens apart from the agent's (the log's role_usage), as it does the judge's.
 
-Consent is never read from the simulated customer's words: a customer message consents to the
-writes of the reveals the agent's reply asked for (the case declares them), in both modes.
+What the agent asked is read from its reply in both modes (cases/customer.py). A simulated
+customer's message answers an asked reveal only when it gives it: a consent only when the
+message opens with a yes (a "no" consents to nothing), a fact with a value (a ZIP, an email)
+only when the message holds that value.
 """
 
 from __future__ import annotations
@@ -46,8 +48,9 @@ def bound_customer() -> Model | None:
 
 
 def agent_reply(run: Run) -> str:
-    """What the customer reads: the agent's reply text of the last turn."""
-    return run.turns[-1].replied() if run.turns else ""
+    """What the customer reads: the agent's reply text of the last turn and the messages its
+    components showed (a shop turn may speak only through present_suggestions)."""
+    return run.turns[-1].reply() if run.turns else ""
 
 
 class CustomerPlayer(Protocol):
@@ -92,6 +95,8 @@ def customer_prompt(customer: Customer) -> str:
         "them, never invent others):",
         facts or "- nothing beyond your goal",
         "If asked something you do not know, say so and restate your goal. Keep messages short.",
+        "When the assistant asks your permission for something, start your answer with Yes if "
+        "you agree and with No if you do not.",
         f"When your goal is met, or you give up, reply with {STOP_SIGNAL} alone.",
     ]
     return "\n".join(lines)
@@ -116,7 +121,7 @@ class SimulatedCustomer:
         messages: list[ChatMessage] = [ChatMessageSystem(content=customer_prompt(self.customer))]
         for turn in run.turns:
             messages.append(ChatMessageAssistant(content=turn.user))
-            messages.append(ChatMessageUser(content=turn.replied() or "(no reply)"))
+            messages.append(ChatMessageUser(content=turn.reply() or "(no reply)"))
         # never cached, as the agent's calls: each epoch is a fresh conversation
         output = await self.bound.generate(
             messages, config=GenerateConfig(temperature=0), cache=False
@@ -124,7 +129,7 @@ class SimulatedCustomer:
         text = output.completion.strip()
         if STOP_SIGNAL in text or not text:
             return CustomerTurn(ended="stop_signal")
-        asked = [r for r in self.customer.reveals if r.asked_in(reply)]
+        asked = [r for r in self.customer.asked(reply) if r.answered_by(text)]
         return CustomerTurn(
             say=text,
             confirms=frozenset(c for r in asked for c in r.confirms),

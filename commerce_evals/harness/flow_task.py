@@ -130,8 +130,13 @@ def case_metadata(
     # A run of the cases leaves out the counterexamples it does not replay. The dump is frozen
     # (harness.frozen): Inspect copies sample metadata per epoch and per metric view.
     exclude = None if counterexamples else {"counterexamples"}
+    dumped = case.model_dump(mode="json", exclude_defaults=True, exclude=exclude)
+    # a key written at its default value (`never_asks: []`) is still asserted: keep it
+    expected = dumped.setdefault("expected", {})
+    written = case.expected.model_dump(mode="json", include=case.expected.model_fields_set)
+    expected.update({k: v for k, v in written.items() if k not in expected})
     return {
-        "case": case_json(case.model_dump(mode="json", exclude_defaults=True, exclude=exclude)),
+        "case": case_json(dumped),
         "flow": case.flow,
         "priority": case.priority,
         "difficulty": case.difficulty,
