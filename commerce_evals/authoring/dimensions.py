@@ -24,9 +24,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import Field, ValidationError, field_validator, model_validator
 
+from commerce_evals.cases.reading import ReadError, read_data
 from commerce_evals.strict import Strict
 
 Priority = Literal["critical", "high", "medium", "low"]
@@ -95,9 +95,9 @@ class DimensionsFileError(ValueError):
 def read_dimensions(path: Path) -> DimensionsFile:
     """The file, validated; every problem names the file and the field."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as err:
-        raise DimensionsFileError([f"{path}: not valid YAML: {err}"]) from err
+        data = read_data(path, what="dimensions file")  # the strict reading of every case file
+    except ReadError as err:
+        raise DimensionsFileError(err.problems) from err
     try:
         return DimensionsFile.model_validate(data)
     except ValidationError as err:
