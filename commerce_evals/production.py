@@ -40,7 +40,7 @@ from commerce_evals.grading.score_metadata import ProductionScoreMetadata
 from commerce_evals.grading.scorer import alias_for_rescoring
 from commerce_evals.harness.events import ReplyEvent, Run, ToolCallEvent, ToolResultEvent, UiEvent
 from commerce_evals.harness.flow_task import cached_world
-from commerce_evals.harness.solver import RunRecord
+from commerce_evals.harness.run_record import RunRecord
 from commerce_evals.harness.task_args import TaskArgumentError, checked_arguments
 from commerce_evals.judging import JudgeSettings, judge_case, shared_dimensions
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT

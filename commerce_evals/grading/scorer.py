@@ -55,8 +55,8 @@ from commerce_evals.grading import invariants
 from commerce_evals.grading.graders import Grade, GradeContext, KeyTables, ToolRoles, grade
 from commerce_evals.grading.reveals import describe_record, reveal_record
 from commerce_evals.grading.score_metadata import ConversationRecord, GradeRecord, ScoreMetadata
+from commerce_evals.harness.run_record import recorded_run
 from commerce_evals.harness.sample_case import case_of
-from commerce_evals.harness.solver import recorded_run
 from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import STATUSES, CaseJudgement, JudgeSettings, judge_case
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
@@ -353,7 +353,7 @@ def commerce_case(
         case = case_of(state.metadata)
         if case.skip:
             return Score.unscored(reason="skipped", explanation=f"skipped: {case.skip}")
-        run = recorded_run()
+        run = recorded_run(state)
         if run is None:
             return Score.unscored(reason="no_run", explanation="the solver recorded no run")
         grades = code_grades(case, run, roles, state.metadata, domain, fixtures, poisoned, tools)

@@ -30,6 +30,7 @@ from commerce_evals.grading.scorer import commerce_case, role_args
 from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.frozen import freeze
+from commerce_evals.harness.run_record import keep_run
 from commerce_evals.harness.sample_case import case_json
 from commerce_evals.harness.shards import Shard
 from commerce_evals.harness.shards import metadata as shard_metadata
@@ -337,6 +338,8 @@ def flow_task(
         # A provider failure is recorded on its sample (and `inspect eval-retry` re-runs it); it
         # is kept apart from agent failures and never ends the whole eval.
         fail_on_error=False,
+        # the Run goes into the sample's store after scoring, once (see harness/run_record.py)
+        cleanup=keep_run,
         metadata={
             "domain": domain,
             "agent": agent,

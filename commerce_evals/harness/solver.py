@@ -19,7 +19,6 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef, ToolParams
-from inspect_ai.util import StoreModel, store
 
 from commerce_evals.cases.model import Case
 from commerce_evals.domains.base import AgentProfile, Session, World
@@ -38,36 +37,9 @@ from commerce_evals.harness.events import (
     Turn,
     TurnEndEvent,
 )
+from commerce_evals.harness.run_record import record_run
 from commerce_evals.harness.sample_case import case_of
 from commerce_evals.harness.task_args import DEFAULT_MAX_ROUNDS
-
-
-class RunRecord(StoreModel):
-    """The Run, kept in the sample store so `inspect view` shows it beside the transcript.
-
-    Read a log's Run through it (`RunRecord(store=Store(sample.store)).run`). During a sample,
-    record_run and recorded_run write and read the same store key directly: StoreModel
-    re-validates the whole store on every write and the Run on every read.
-    """
-
-    run: Run | None = None
-
-
-RUN_KEY = "RunRecord:run"  # where RunRecord keeps its `run` field in the store
-
-
-def record_run(run: Run) -> None:
-    """Put the sample's Run in its store (where RunRecord reads it back from the log)."""
-    store().set(RUN_KEY, run)
-
-
-def recorded_run() -> Run | None:
-    """The Run the solver recorded for the sample being scored (None: it recorded none)."""
-    value = store().get(RUN_KEY)
-    if value is None or isinstance(value, Run):
-        return value
-    return Run.model_validate(value)  # a store read back from a log, for `inspect score`
-
 
 # Placeholders the session fills (flow.check_placeholders knows them besides the World's).
 SESSION_VARIABLES = ("memory",)
@@ -167,7 +139,7 @@ def commerce_agent(
             run.end = session.snapshot()
             kept = tables_read(case.expected, world.key_tables) | world.invariants.tables()
             run.keep_for_grading(kept)
-            record_run(run)
+            record_run(state, run)
             state.messages = messages
         return state
 

@@ -13,7 +13,7 @@ from inspect_ai.util import Store
 from commerce_evals.cases.model import Case
 from commerce_evals.grading.score_metadata import ScoreMetadata
 from commerce_evals.harness.events import Run
-from commerce_evals.harness.solver import RunRecord
+from commerce_evals.harness.run_record import RunRecord
 from commerce_evals.judging.prompt import judge_key
 from commerce_evals.reports.logs import LogReadError, read_logs
 from commerce_evals.reports.logs import read_log as read_any_log
