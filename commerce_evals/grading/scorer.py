@@ -128,9 +128,12 @@ def count() -> Metric:
     return compute
 
 
-# pass^k is reported under its own keys (`passed^k`, ...) so its block in the terminal, the
-# viewer and the log says what it is; only the verdicts and parts have a pass^k.
-PASS_HAT_K_KEYS = ("passed", "passed_code", "outcome", "path", "calls", "rubric")
+# pass^k is reported under its own keys (`passed^k`, `passed_code^k`) so its block in the
+# terminal, the viewer and the log says what it is. Only the verdicts have a pass^k block: each key
+# costs Inspect a deep copy of every sample's score each time it computes metrics (the live
+# display recomputes them as samples finish) and the end-of-run table a block; pass^k per part is
+# in `commerce-evals compare`, with intervals.
+PASS_HAT_K_KEYS = ("passed", "passed_code")
 
 
 def hat_k(key: str) -> str:
@@ -140,22 +143,21 @@ def hat_k(key: str) -> str:
 def part_metrics() -> dict[str, list[Metric]]:
     """Metrics per score key. Keys are matched as globs against the first reduced sample of each
     epoch reducer (Inspect's rule), so the mean's keys and pass^k's keys each find their own."""
-    passed = [accuracy(), stderr(), by_priority(), by_difficulty()]
     return {
-        "passed": passed,
+        "passed": [accuracy(), stderr(), by_priority(), by_difficulty()],
         "passed_code": [accuracy()],
         "needs_review": [count()],
         **{part: [accuracy()] for part in PARTS},
         "judged": [accuracy(), verdicts()],
-        hat_k("passed"): passed,
-        **{hat_k(key): [accuracy()] for key in PASS_HAT_K_KEYS[1:]},
+        hat_k("passed"): [accuracy(), stderr()],
+        hat_k("passed_code"): [accuracy()],
     }
 
 
 @score_reducer(name="pass_hat_k")
 def pass_hat_k() -> ScoreReducer:
     """pass^k with k = the number of epochs run: a case counts only if every epoch passed.
-    The verdict and part keys come back as `passed^k`, `outcome^k`, ... (see PASS_HAT_K_KEYS)."""
+    The verdict keys come back as `passed^k` and `passed_code^k` (see PASS_HAT_K_KEYS)."""
 
     def reduce(scores: list[Score]) -> Score:
         reduced = pass_k(len(scores))(scores)
