@@ -94,6 +94,7 @@ def bare_task(
                 messages.append(ChatMessageUser(content=user))
                 for _ in range(12):
                     output = await model.generate(messages, tools=tools, cache=False)
+                    state.output = output  # as Inspect's own generate() and agents do
                     messages.append(output.message)
                     if not output.message.tool_calls:
                         break
