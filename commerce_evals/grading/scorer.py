@@ -41,6 +41,7 @@ from inspect_ai.scorer import (
     Target,
     accuracy,
     grouped,
+    mean_score,
     pass_k,
     score_reducer,
     scorer,
@@ -55,6 +56,7 @@ from commerce_evals.grading import invariants
 from commerce_evals.grading.graders import Grade, GradeContext, KeyTables, ToolRoles, grade
 from commerce_evals.grading.reveals import describe_record, reveal_record
 from commerce_evals.grading.score_metadata import ConversationRecord, GradeRecord, ScoreMetadata
+from commerce_evals.harness.frozen import FrozenScore
 from commerce_evals.harness.run_record import recorded_run
 from commerce_evals.harness.sample_case import case_of
 from commerce_evals.harness.worlds import cached_world
@@ -166,8 +168,21 @@ def pass_hat_k() -> ScoreReducer:
         values = {hat_k(key): reduced.value[key] for key in PASS_HAT_K_KEYS if key in reduced.value}
         # No metadata: no metric of these keys reads it, and the mean's reduction already logs
         # the first epoch's (Inspect keeps every reduced score until the run ends).
-        return reduced.model_copy(update={"value": values, "metadata": None})
+        return FrozenScore.of(reduced.model_copy(update={"value": values, "metadata": None}))
 
+    return reduce
+
+
+def frozen_mean() -> ScoreReducer:
+    """Inspect's mean reducer with its result a FrozenScore (cheap to copy for each metric key,
+    see harness.frozen). Tagged as Inspect's `mean`, so the log, the viewer and `eval-retry` see
+    the reducer they always have."""
+    mean = mean_score()
+
+    def reduce(scores: list[Score]) -> Score:
+        return FrozenScore.of(mean(scores))
+
+    registry_tag(mean_score, reduce, registry_info(mean))
     return reduce
 
 
@@ -368,30 +383,32 @@ def commerce_case(
         if judgement:
             failed.extend(judgement.failed_keys())
         customer = reveal_record(case.customer, run) if case.customer else None
-        return Score(
-            value=values,
-            answer=run.graded.reply()[:500],
-            explanation="\n".join(
-                [
-                    verdict_line(values, grades, judgement),
-                    parts_line(values, judgement),
-                    explain(grades, rubric_notes(judgement, values)),
-                    *([describe_record(customer)] if customer else []),
-                ]
-            ),
-            metadata=ScoreMetadata(
-                failed_keys=tuple(failed),
-                grades=tuple(
-                    GradeRecord(key=g.key, part=g.part, passed=g.passed, reason=g.reason)
-                    for g in grades
+        return FrozenScore.of(
+            Score(
+                value=values,
+                answer=run.graded.reply()[:500],
+                explanation="\n".join(
+                    [
+                        verdict_line(values, grades, judgement),
+                        parts_line(values, judgement),
+                        explain(grades, rubric_notes(judgement, values)),
+                        *([describe_record(customer)] if customer else []),
+                    ]
                 ),
-                counterexample=state.metadata.get("counterexample"),
-                calls_made=sum(1 for c in run.all_calls() if c.tool not in roles.turn_ending),
-                alternative=state.metadata.get("alternative"),
-                judge=judgement.record() if judgement else None,
-                judge_off=not judge,
-                customer=ConversationRecord.model_validate(customer) if customer else None,
-            ).frozen(),
+                metadata=ScoreMetadata(
+                    failed_keys=tuple(failed),
+                    grades=tuple(
+                        GradeRecord(key=g.key, part=g.part, passed=g.passed, reason=g.reason)
+                        for g in grades
+                    ),
+                    counterexample=state.metadata.get("counterexample"),
+                    calls_made=sum(1 for c in run.all_calls() if c.tool not in roles.turn_ending),
+                    alternative=state.metadata.get("alternative"),
+                    judge=judgement.record() if judgement else None,
+                    judge_off=not judge,
+                    customer=ConversationRecord.model_validate(customer) if customer else None,
+                ).frozen(),
+            )
         )
 
     return score

@@ -26,7 +26,7 @@ from commerce_evals.domains.base import (
 )
 from commerce_evals.grading.graders import ToolRoles
 from commerce_evals.grading.oracle import oracle_changes
-from commerce_evals.grading.scorer import commerce_case, role_args
+from commerce_evals.grading.scorer import commerce_case, frozen_mean, pass_hat_k, role_args
 from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.frozen import freeze
@@ -330,7 +330,7 @@ def flow_task(
             ),
             *(extra(world.roles(agent)) for extra in extra_scorers),
         ],
-        epochs=Epochs(epochs, ["mean", "pass_hat_k"]),
+        epochs=Epochs(epochs, [frozen_mean(), pass_hat_k()]),
         # the progress line and the log listing show this one figure: the final `passed` rate
         headline_metric=HeadlineMetric(
             scorer="commerce_case", score="passed", reducer="mean", metric="accuracy"

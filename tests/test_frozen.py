@@ -1,0 +1,57 @@
+"""Frozen JSON and FrozenScore: copies that share, values that refuse change, JSON as before."""
+
+from __future__ import annotations
+
+import math
+from copy import deepcopy
+
+import pytest
+from inspect_ai._util.registry import registry_unqualified_name
+from inspect_ai.scorer import SampleScore, Score, mean_score
+
+from commerce_evals.grading.scorer import frozen_mean, pass_hat_k
+from commerce_evals.harness.frozen import FrozenDict, FrozenScore, freeze
+
+
+def a_score() -> Score:
+    return Score(
+        value={"passed": 1.0, "rubric": math.nan},
+        answer="Added to your cart.",
+        explanation="PASS",
+        metadata={"grades": [{"key": "changes", "passed": True}], "judge": None},
+    )
+
+
+def test_a_frozen_value_refuses_change_and_is_its_own_copy() -> None:
+    value = freeze({"grades": [{"key": "changes"}]})
+    assert deepcopy(value) is value
+    with pytest.raises(TypeError):
+        value["grades"] = []
+    with pytest.raises(TypeError):
+        value["grades"].append({"key": "state"})
+
+
+def test_a_frozen_score_serialises_as_the_plain_score_does() -> None:
+    plain = a_score()
+    assert FrozenScore.of(plain).model_dump_json() == plain.model_dump_json()
+
+
+def test_a_copy_for_one_metric_key_never_reaches_the_original() -> None:
+    original = SampleScore(score=FrozenScore.of(a_score()), sample_id="c-1")
+    copy = deepcopy(original)
+    assert copy.score is not original.score
+    copy.score.value = 1.0  # what Inspect does to each metric key's copy
+    assert original.score.value == {"passed": 1.0, "rubric": original.score.value["rubric"]}
+    with pytest.raises(TypeError):
+        original.score.value["passed"] = 0.0  # type: ignore[index]
+    copy.score.history.append(None)  # type: ignore[arg-type]
+    assert original.score.history == []
+
+
+def test_the_reducers_are_logged_as_mean_and_pass_hat_k_and_reduce_as_before() -> None:
+    epochs = [a_score(), a_score().model_copy(update={"value": {"passed": 0.0, "rubric": 1.0}})]
+    ours, inspects = frozen_mean()(epochs), mean_score()(epochs)
+    assert registry_unqualified_name(frozen_mean()) == "mean"
+    assert isinstance(ours, FrozenScore) and isinstance(ours.value, FrozenDict)
+    assert ours.model_dump_json() == inspects.model_dump_json()
+    assert pass_hat_k()(epochs).value == {"passed^k": 0.0}
