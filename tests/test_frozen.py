@@ -55,3 +55,16 @@ def test_the_reducers_are_logged_as_mean_and_pass_hat_k_and_reduce_as_before() -
     assert isinstance(ours, FrozenScore) and isinstance(ours.value, FrozenDict)
     assert ours.model_dump_json() == inspects.model_dump_json()
     assert pass_hat_k()(epochs).value == {"passed^k": 0.0}
+
+
+def test_equal_scores_share_their_parts_and_unequal_ones_keep_their_own() -> None:
+    one, two = FrozenScore.of(a_score()), FrozenScore.of(a_score())
+    assert one.metadata is two.metadata and one.explanation is two.explanation
+    # 1, 1.0 and true are equal to Python but not in the log: never shared
+    ints = FrozenScore.of(a_score().model_copy(update={"value": {"passed": 1, "rubric": 0}}))
+    floats = FrozenScore.of(a_score().model_copy(update={"value": {"passed": 1.0, "rubric": 0.0}}))
+    assert ints.model_dump_json() != floats.model_dump_json()
+    assert '"passed":1,' in ints.model_dump_json()
+    other = FrozenScore.of(a_score().model_copy(update={"metadata": {"grades": [], "judge": None}}))
+    assert other.metadata is not one.metadata
+    assert other.metadata["judge"] is None and one.metadata["grades"][0]["key"] == "changes"

@@ -11,6 +11,10 @@ changes and is its own deep copy. They serialise as the plain JSON they hold (th
 
 from __future__ import annotations
 
+import hashlib
+import json
+import sys
+from collections import OrderedDict
 from typing import Any, NoReturn
 
 from inspect_ai.scorer import Score
@@ -67,6 +71,40 @@ def freeze(value: Any) -> Any:
     return value
 
 
+# Frozen values made recently, by a digest of their exact JSON text (which tells 1 from 1.0 and
+# true, unlike ==). Bounded, so that a run whose every value differs pays a fixed cost, not one per
+# sample; a run that repeats itself (epochs of a steady agent, the same grade on many cases) keeps
+# one copy of each value instead of one per score.
+SHARED_LIMIT = 4096
+_shared: OrderedDict[bytes, Any] = OrderedDict()
+
+
+def shared(value: Any) -> Any:
+    """freeze(value), reusing an equal frozen value (and equal parts of one) made recently.
+
+    Inspect keeps every sample's score until the run ends; scores of a run that repeats itself
+    are mostly equal, and this is what keeps their memory from growing with the sample count.
+    """
+    if isinstance(value, str):
+        return sys.intern(value) if type(value) is str else value
+    if isinstance(value, dict):
+        made: Any = FrozenDict({key: shared(item) for key, item in value.items()})
+    elif isinstance(value, list | tuple):
+        made = FrozenList(shared(item) for item in value)
+    else:
+        return value
+    text = json.dumps(made, separators=(",", ":"), default=str).encode()
+    digest = hashlib.blake2b(text, digest_size=16).digest()
+    existing = _shared.get(digest)
+    if existing is not None:
+        _shared.move_to_end(digest)
+        return existing
+    _shared[digest] = made
+    if len(_shared) > SHARED_LIMIT:
+        _shared.popitem(last=False)
+    return made
+
+
 class FrozenScore(Score):
     """A Score whose value and metadata are frozen JSON, so that a copy of it, deep or not, is a
     new Score object sharing everything inside (nothing inside can change).
@@ -84,8 +122,9 @@ class FrozenScore(Score):
 
     @classmethod
     def of(cls, score: Score) -> FrozenScore:
-        """The same score, its value and metadata frozen. Not validated again: it was."""
+        """The same score, its value and metadata frozen and shared with equal ones made before
+        (see `shared`). Not validated again: it was."""
         fields = dict(score.__dict__)
-        fields["value"] = freeze(score.value)
-        fields["metadata"] = freeze(score.metadata) if score.metadata is not None else None
+        for name in ("value", "answer", "explanation", "metadata"):
+            fields[name] = shared(fields[name])
         return cls.model_construct(_fields_set=score.model_fields_set, **fields)
