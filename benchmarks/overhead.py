@@ -15,6 +15,7 @@ Prints ratios, never a pass/fail on absolute time:
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import time
 from typing import Any
@@ -122,6 +123,10 @@ def bare_task(
 def timed_eval(task: Task, epochs: int) -> tuple[float, float]:
     """Wall time and this process's CPU time of one eval. CPU time is what to compare on a shared
     machine: other users' load stretches the wall time of both tasks unevenly."""
+    # A full garbage collection scans every object the process holds (half a million here) and
+    # takes a tenth of a second or more; left to chance, it falls on whichever eval of a pair
+    # happens to cross the threshold. Collected first, each eval pays only for its own garbage.
+    gc.collect()
     started, cpu = time.perf_counter(), time.process_time()
     [log] = eval(
         task, model="commerce/reference", epochs=epochs, display="none", log_dir="/tmp/bench-logs"
