@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections import deque
 from functools import lru_cache
 from string import Template
@@ -46,8 +47,11 @@ SESSION_VARIABLES = ("memory",)
 
 
 def render_instructions(template: str, variables: dict[str, Any], session: Session) -> str:
-    """Every placeholder was checked when the task loaded, so a missing one here is a bug."""
-    return Template(template).substitute(variables, memory=session.context()).strip()
+    """Every placeholder was checked when the task loaded, so a missing one here is a bug.
+
+    Interned: the prompt of a case is the same text every epoch, and Inspect keeps a sample's
+    messages referenced until the run ends; one string object instead of one per sample."""
+    return sys.intern(Template(template).substitute(variables, memory=session.context()).strip())
 
 
 class _PendingCalls:
