@@ -1,6 +1,6 @@
 """Scale: many samples offline in one process, with bounded memory and linear cost.
 
-    python benchmarks/scale.py [--flow checkout] [--sizes 1000 3000 10000] [--bare]
+    python benchmarks/scale.py [--flow checkout] [--sizes 1000 3000 10000] [--bare] [--traced]
 
 Each size runs in its own process (flow cases x epochs under commerce/reference) and reports wall
 time, time per sample and peak resident memory. With --bare, each size is run a second time as the
@@ -25,6 +25,7 @@ from inspect_ai import eval
 from commerce_evals.harness.flow_task import flow_task, cached_world
 from commerce_evals.harness.flow_table import FLOWS
 flow, target, bare = sys.argv[1], int(sys.argv[2]), sys.argv[4] == "bare"
+traced = sys.argv[5] == "traced"
 spec = FLOWS[flow]
 task = flow_task(flow, domain=spec.domain, agent=spec.agent)
 cases = len(task.dataset)
@@ -41,6 +42,22 @@ epochs = max(1, round(target / cases))
 def rss_mb():
     with open("/proc/self/statm") as statm:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+held = {}
+if traced:
+    # Python's own count of the memory the run holds once every sample is scored (no allocator
+    # slack, unlike RSS): measured when Inspect computes the final metrics, after a collection.
+    import gc, tracemalloc
+    import inspect_ai._eval.task.run as task_run
+    compute = task_run.eval_results
+    def measured(*args, **kwargs):
+        if "mb" not in held and len(kwargs.get("scores", [])) >= cases * epochs:
+            gc.collect()
+            held["mb"] = (tracemalloc.get_traced_memory()[0] - held["start"]) / 2**20
+        return compute(*args, **kwargs)
+    task_run.eval_results = measured
+    gc.collect()
+    tracemalloc.start()
+    held["start"] = tracemalloc.get_traced_memory()[0]
 before = rss_mb()
 started = time.perf_counter()
 [log] = eval(task, model="commerce/reference", epochs=epochs, display="none", log_dir="/tmp/scale-logs",
@@ -48,13 +65,14 @@ started = time.perf_counter()
 elapsed = time.perf_counter() - started
 assert log.status == "success", log.error
 print(json.dumps({"samples": cases * epochs, "seconds": elapsed, "rss_before_mb": before,
+                  "held_mb": held.get("mb", 0.0),
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
 
-def run_child(flow: str, size: int, kind: str) -> dict[str, float]:
+def run_child(flow: str, size: int, kind: str, traced: bool = False) -> dict[str, float]:
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, flow, str(size), __file__, kind],
+        [sys.executable, "-c", CHILD, flow, str(size), __file__, kind, "traced" if traced else "-"],
         capture_output=True,
         text=True,
     )
@@ -77,7 +95,16 @@ def main() -> None:
         help="also run the bare Inspect task (benchmarks/overhead.py) at each size and print the "
         "memory per sample that is ours beyond it",
     )
+    parser.add_argument(
+        "--traced",
+        action="store_true",
+        help="with --bare: measure what each run holds with tracemalloc (exact, about twice as "
+        "slow) instead of RSS, and print the memory each added sample costs, ours beside bare",
+    )
     args = parser.parse_args()
+    if args.traced:
+        traced_memory(args.flow, args.sizes)
+        return
     rows = [run_child(args.flow, size, "ours") for size in args.sizes]
     base = rows[0]
     print(
@@ -121,6 +148,23 @@ def main() -> None:
             f"per added sample, {rows[0]['samples']:.0f} -> {rows[-1]['samples']:.0f}: ours "
             f"{ours_slope:.2f} KB, bare {bare_slope:.2f} KB, ours beyond bare "
             f"{ours_slope - bare_slope:.2f} KB (target <= 2)"
+        )
+
+
+def traced_memory(flow: str, sizes: list[int]) -> None:
+    print("memory the run holds when every sample is scored (tracemalloc), ours beside bare:")
+    print(f"{'samples':>8} {'ours MB':>8} {'bare MB':>8}")
+    rows = []
+    for size in sizes:
+        ours, bare = run_child(flow, size, "ours", True), run_child(flow, size, "bare", True)
+        rows.append((ours["samples"], ours["held_mb"], bare["held_mb"]))
+        print(f"{ours['samples']:>8.0f} {ours['held_mb']:>8.1f} {bare['held_mb']:>8.1f}")
+    if len(rows) > 1:
+        (n0, o0, b0), (n1, o1, b1) = rows[0], rows[-1]
+        ours_kb, bare_kb = (o1 - o0) * 1024 / (n1 - n0), (b1 - b0) * 1024 / (n1 - n0)
+        print(
+            f"per added sample, {n0:.0f} -> {n1:.0f}: ours {ours_kb:.2f} KB, bare {bare_kb:.2f} KB,"
+            f" ours beyond bare {ours_kb - bare_kb:.2f} KB (target <= 2)"
         )
 
 
