@@ -168,7 +168,9 @@ def pass_hat_k() -> ScoreReducer:
         values = {hat_k(key): reduced.value[key] for key in PASS_HAT_K_KEYS if key in reduced.value}
         # No metadata: no metric of these keys reads it, and the mean's reduction already logs
         # the first epoch's (Inspect keeps every reduced score until the run ends).
-        return FrozenScore.of(reduced.model_copy(update={"value": values, "metadata": None}))
+        return FrozenScore.of(
+            reduced.model_copy(update={"value": values, "metadata": None}), share=False
+        )
 
     return reduce
 
@@ -180,7 +182,7 @@ def frozen_mean() -> ScoreReducer:
     mean = mean_score()
 
     def reduce(scores: list[Score]) -> Score:
-        return FrozenScore.of(mean(scores))
+        return FrozenScore.of(mean(scores), share=False)
 
     registry_tag(mean_score, reduce, registry_info(mean))
     return reduce

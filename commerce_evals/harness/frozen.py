@@ -15,7 +15,7 @@ import hashlib
 import json
 import sys
 from collections import OrderedDict
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Self
 
 from inspect_ai.scorer import Score
 
@@ -24,16 +24,22 @@ def _refuse(self: object, *args: Any, **kwargs: Any) -> NoReturn:
     raise TypeError(f"a frozen {type(self).__name__} cannot change; copy it to change it")
 
 
-class FrozenDict(dict[str, Any]):
-    """A JSON object that refuses changes; copying it returns it."""
+class _OwnCopy:
+    """A value that cannot change is its own copy, shallow or deep."""
 
     __slots__ = ()
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenDict:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         return self
 
-    def __copy__(self) -> FrozenDict:
+    def __copy__(self) -> Self:
         return self
+
+
+class FrozenDict(_OwnCopy, dict[str, Any]):
+    """A JSON object that refuses changes; copying it returns it."""
+
+    __slots__ = ()
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (FrozenDict, (dict(self),))
@@ -42,16 +48,10 @@ class FrozenDict(dict[str, Any]):
     clear = pop = popitem = setdefault = update = _refuse
 
 
-class FrozenList(list[Any]):
+class FrozenList(_OwnCopy, list[Any]):
     """A JSON array that refuses changes; copying it returns it."""
 
     __slots__ = ()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenList:
-        return self
-
-    def __copy__(self) -> FrozenList:
-        return self
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (FrozenList, (list(self),))
@@ -121,10 +121,14 @@ class FrozenScore(Score):
         return self.model_copy(update={"history": list(self.history)})
 
     @classmethod
-    def of(cls, score: Score) -> FrozenScore:
-        """The same score, its value and metadata frozen and shared with equal ones made before
-        (see `shared`). Not validated again: it was."""
+    def of(cls, score: Score, share: bool = True) -> FrozenScore:
+        """The same score, its value and metadata frozen and, with `share`, shared with equal
+        ones made before (see `shared`). Not validated again: it was.
+
+        Reducers pass share=False: the live display reduces every score again each time it
+        computes metrics and throws the result away, and a reduced score's metadata is an epoch's
+        that was shared already; freezing its new value is all it needs."""
         fields = dict(score.__dict__)
         for name in ("value", "answer", "explanation", "metadata"):
-            fields[name] = shared(fields[name])
+            fields[name] = shared(fields[name]) if share else freeze(fields[name])
         return cls.model_construct(_fields_set=score.model_fields_set, **fields)
