@@ -199,3 +199,29 @@ def test_a_verdict_without_a_fingerprint_writes_no_fingerprint_parts() -> None:
     dumped = JudgeRecord(verdicts=(bare,), cut=CutRecord()).model_dump(mode="json")
     assert "model" not in dumped["verdicts"][0] and "reply" not in dumped["verdicts"][0]
     assert dumped["verdicts"][0]["fingerprint"] is None
+
+
+def test_the_verdict_count_metric_reads_the_judge_part_of_any_metadata() -> None:
+    from inspect_ai.scorer import SampleScore
+
+    from commerce_evals.grading.scorer import verdicts
+    from commerce_evals.harness.frozen import freeze
+
+    def sample(metadata: Any) -> SampleScore:
+        return SampleScore(score=Score(value=1.0, metadata=metadata), sample_id="c")
+
+    unreadable = {"judge": {"verdicts": "not a list"}}
+    odd_entry = {"judge": {"verdicts": [{"status": ["not", "a", "status"]}]}}
+    counts = verdicts()(
+        [
+            sample(LOGGED),
+            sample(freeze(LOGGED)),  # as the scorer stores it
+            sample(None),
+            sample(unreadable),
+            sample(odd_entry),
+            sample({"grades": "not read by this metric"}),
+        ]
+    )
+    assert counts["fail"] == 2 and counts["judge_failed"] == 2
+    assert counts["calls"] == 2 and counts["cached"] == 0
+    assert sum(counts[s] for s in ("pass", "unknown", "not_judged")) == 0

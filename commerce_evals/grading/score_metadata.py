@@ -167,6 +167,13 @@ class ScoreMetadata(Record):
 VERDICTS_PATH = "judge.verdicts"
 
 
+def verdicts_of(metadata: Any) -> tuple[VerdictRecord, ...]:
+    """A score's judge verdicts, read from its metadata alone: a metric that counts verdicts over
+    every sample, each time Inspect computes metrics, then reads no grade."""
+    judge = metadata.get("judge") if isinstance(metadata, dict) else None
+    return verdicts_from(judge.get("verdicts") if isinstance(judge, dict) else None)
+
+
 def verdicts_from(raw: Any) -> tuple[VerdictRecord, ...]:
     """Verdicts read from a log's `judge.verdicts` list where it was extracted on its own (the
     analysis data frames); an entry that does not read as a verdict is left out, as in

@@ -55,7 +55,12 @@ from commerce_evals.cases.state import own_state
 from commerce_evals.grading import invariants
 from commerce_evals.grading.graders import Grade, GradeContext, KeyTables, ToolRoles, grade
 from commerce_evals.grading.reveals import describe_record, reveal_record
-from commerce_evals.grading.score_metadata import ConversationRecord, GradeRecord, ScoreMetadata
+from commerce_evals.grading.score_metadata import (
+    ConversationRecord,
+    GradeRecord,
+    ScoreMetadata,
+    verdicts_of,
+)
 from commerce_evals.harness.frozen import FrozenScore
 from commerce_evals.harness.run_record import recorded_run
 from commerce_evals.harness.sample_case import case_of
@@ -109,7 +114,7 @@ def verdicts() -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, int]:
         counts: Counter[str] = Counter()
         for sample_score in scores:
-            for verdict in ScoreMetadata.from_score(sample_score.score).verdicts:
+            for verdict in verdicts_of(sample_score.score.metadata):
                 counts[verdict.status] += 1
                 counts["calls"] += verdict.called
                 counts["cached"] += verdict.cached
