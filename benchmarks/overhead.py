@@ -1,6 +1,6 @@
 """Harness overhead, session set-up against catalog size, and search speed, measured side by side.
 
-    python benchmarks/overhead.py [--flow checkout|all] [--epochs 5] [--products 100000]
+    python benchmarks/overhead.py [--flow checkout|all] [--epochs 5] [--products 100000] [--breakdown]
 
 Prints ratios, never a pass/fail on absolute time:
 - the flow under commerce/reference beside a bare Inspect task that sends the same messages: the
@@ -8,6 +8,9 @@ Prints ratios, never a pass/fail on absolute time:
   answers through the same provider, and tools that return the results a reference run recorded,
   with no domain, events, snapshots or graders. Each repeat runs the two back to back and takes
   their ratio; the median over the pairs is the figure (target <= 1.1), the spread its noise;
+- with --breakdown, two more tasks in each repeat split the flow's cost: its solver with the bare
+  task's scorer (the domain, tools and events), then that and the Run kept in the log; what is
+  left beyond them is scoring (graders, the score's logging, metrics and reducers);
 - session set-up with the catalog at its demo size and at --products generated products: ratio;
 - a search over the large catalog, in milliseconds per query (an index, not a scan).
 """
@@ -18,6 +21,7 @@ import argparse
 import gc
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from inspect_ai import Task, eval
@@ -108,16 +112,40 @@ def bare_task(
 
         return solve
 
-    @scorer(metrics=[accuracy()])
-    def done():
-        async def score(state: TaskState, target: Target) -> Score:
-            return Score(value=1.0)
-
-        return score
-
     return Task(
         dataset=MemoryDataset(flow_samples), solver=bare_agent(), scorer=done(), name="bare"
     )
+
+
+@scorer(metrics=[accuracy()])
+def done():
+    """The bare task's scorer: a constant, so nothing is graded, logged or reduced beyond it."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        return Score(value=1.0)
+
+    return score
+
+
+def flow_parts(flow: str) -> dict[str, Callable[[], Task]]:
+    """The flow built up in steps, each beside the bare task: its solver alone, then with the Run
+    kept in the log (the task's cleanup), then the whole flow."""
+    spec = FLOWS[flow]
+
+    def whole() -> Task:
+        return flow_task(flow, domain=spec.domain, agent=spec.agent)
+
+    def solver_only() -> Task:
+        task = whole()
+        return Task(dataset=task.dataset, solver=task.solver, scorer=done(), name=flow)
+
+    def with_run() -> Task:
+        task = whole()
+        return Task(
+            dataset=task.dataset, solver=task.solver, scorer=done(), cleanup=task.cleanup, name=flow
+        )
+
+    return {"solver": solver_only, "solver+run": with_run, "flow": whole}
 
 
 def timed_eval(task: Task, epochs: int) -> tuple[float, float]:
@@ -135,7 +163,7 @@ def timed_eval(task: Task, epochs: int) -> tuple[float, float]:
     return time.perf_counter() - started, time.process_time() - cpu
 
 
-def harness_ratio(flow: str, epochs: int, repeats: int) -> None:
+def harness_ratio(flow: str, epochs: int, repeats: int, breakdown: bool = False) -> None:
     spec = FLOWS[flow]
     task = flow_task(flow, domain=spec.domain, agent=spec.agent)
     world = cached_world(spec.domain, None, True)
@@ -143,18 +171,28 @@ def harness_ratio(flow: str, epochs: int, repeats: int) -> None:
     samples = list(task.dataset)
     recorded = recorded_conversations(task)
     bare = bare_task(samples, profile.roles().turn_ending, list(profile.tools), recorded)
-    pairs = []
+    parts = flow_parts(flow)
+    if not breakdown:
+        parts = {"flow": parts["flow"]}
+    runs: dict[str, list[tuple[tuple[float, float], tuple[float, float]]]] = {p: [] for p in parts}
     for _ in range(repeats):
         # Pair by pair, back to back: this machine's speed drifts by tens of percent from one
         # minute to the next, and a drift hits both runs of a pair alike, so the ratio of each
         # pair is steady where the times themselves are not.
-        theirs = timed_eval(bare, epochs)
-        ours = timed_eval(flow_task(flow, domain=spec.domain, agent=spec.agent), epochs)
-        pairs.append((ours, theirs))
-    n = len(samples) * epochs
+        for part, build in parts.items():
+            theirs = timed_eval(bare, epochs)
+            runs[part].append((timed_eval(build(), epochs), theirs))
+    print(f"harness overhead ({flow}, {len(samples) * epochs} samples, {repeats} pairs):")
+    print_pairs(runs.pop("flow"))
+    for part, pairs in runs.items():
+        cpu = statistics.median(o[1] / t[1] for o, t in pairs)
+        wall = statistics.median(o[0] / t[0] for o, t in pairs)
+        print(f"  {part:<11} wall ratio median {wall:.3f}  cpu ratio median {cpu:.3f}")
+
+
+def print_pairs(pairs: list[tuple[tuple[float, float], tuple[float, float]]]) -> None:
     wall = sorted(o[0] / t[0] for o, t in pairs)
     cpu = sorted(o[1] / t[1] for o, t in pairs)
-    print(f"harness overhead ({flow}, {n} samples, {repeats} pairs):")
     print(
         f"  wall ratio  median {statistics.median(wall):.3f}  (min {wall[0]:.3f}, max {wall[-1]:.3f})"
         "  target <= 1.1"
@@ -226,9 +264,14 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--products", type=int, default=100_000)
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="also time the flow's solver alone and with its Run logged, each beside the bare task",
+    )
     args = parser.parse_args()
     for flow in sorted(FLOWS) if args.flow == "all" else [args.flow]:
-        harness_ratio(flow, args.epochs, args.repeats)
+        harness_ratio(flow, args.epochs, args.repeats, args.breakdown)
     if args.products > 0:  # 0 skips it
         session_and_search(args.products)
 
