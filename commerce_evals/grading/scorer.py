@@ -166,8 +166,28 @@ def pass_hat_k() -> ScoreReducer:
     """pass^k with k = the number of epochs run: a case counts only if every epoch passed.
     The verdict keys come back as `passed^k` and `passed_code^k` (see PASS_HAT_K_KEYS)."""
 
+    # One Inspect pass_k reducer per k, made once: making one registers it, which reads its
+    # signature, and the live display reduces every sample again each time it computes metrics.
+    by_k: dict[int, ScoreReducer] = {}
+
     def reduce(scores: list[Score]) -> Score:
-        reduced = pass_k(len(scores))(scores)
+        k = len(scores)
+        if k not in by_k:
+            by_k[k] = pass_k(k)
+        # only the verdict keys: the others' pass^k would be computed and thrown away
+        verdict_scores = [
+            score.model_copy(
+                update={
+                    "value": {
+                        key: score.value[key] for key in PASS_HAT_K_KEYS if key in score.value
+                    }
+                }
+            )
+            if isinstance(score.value, dict)
+            else score
+            for score in scores
+        ]
+        reduced = by_k[k](verdict_scores)
         if not isinstance(reduced.value, dict):
             return reduced
         values = {hat_k(key): reduced.value[key] for key in PASS_HAT_K_KEYS if key in reduced.value}
