@@ -98,8 +98,9 @@ def main() -> None:
     parser.add_argument(
         "--traced",
         action="store_true",
-        help="with --bare: measure what each run holds with tracemalloc (exact, about twice as "
-        "slow) instead of RSS, and print the memory each added sample costs, ours beside bare",
+        help="measure what each run holds with tracemalloc (exact, about twice as slow) instead of "
+        "RSS; always runs the bare task too and prints the memory each added sample costs, ours "
+        "beside bare",
     )
     args = parser.parse_args()
     if args.traced:

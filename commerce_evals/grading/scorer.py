@@ -143,6 +143,11 @@ def count() -> Metric:
 PASS_HAT_K_KEYS = ("passed", "passed_code")
 
 
+def verdict_values(value: dict[str, Any]) -> dict[str, Any]:
+    """The verdict keys of a score's value (those with a pass^k block)."""
+    return {key: value[key] for key in PASS_HAT_K_KEYS if key in value}
+
+
 def hat_k(key: str) -> str:
     return f"{key}^k"
 
@@ -176,13 +181,7 @@ def pass_hat_k() -> ScoreReducer:
             by_k[k] = pass_k(k)
         # only the verdict keys: the others' pass^k would be computed and thrown away
         verdict_scores = [
-            score.model_copy(
-                update={
-                    "value": {
-                        key: score.value[key] for key in PASS_HAT_K_KEYS if key in score.value
-                    }
-                }
-            )
+            score.model_copy(update={"value": verdict_values(score.value)})
             if isinstance(score.value, dict)
             else score
             for score in scores
@@ -190,7 +189,7 @@ def pass_hat_k() -> ScoreReducer:
         reduced = by_k[k](verdict_scores)
         if not isinstance(reduced.value, dict):
             return reduced
-        values = {hat_k(key): reduced.value[key] for key in PASS_HAT_K_KEYS if key in reduced.value}
+        values = {hat_k(key): value for key, value in verdict_values(reduced.value).items()}
         # No metadata: no metric of these keys reads it, and the mean's reduction already logs
         # the first epoch's (Inspect keeps every reduced score until the run ends).
         return FrozenScore.of(
