@@ -4,7 +4,7 @@ from commerce_evals.case_set import case_set, case_set_flow
 from commerce_evals.checkout import checkout
 from commerce_evals.dealer import dealer as dealer
 from commerce_evals.discovery import discovery
-from commerce_evals.grading.scorer import pass_hat_k
+from commerce_evals.grading.metrics import mean_and_pass_hat_k, pass_hat_k
 from commerce_evals.injection import injection
 from commerce_evals.memory import memory
 from commerce_evals.merchant import merchant
@@ -22,6 +22,7 @@ __all__ = [
     "discovery",
     "injection",
     "memory",
+    "mean_and_pass_hat_k",
     "merchant",
     "pass_hat_k",
     "production",

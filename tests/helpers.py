@@ -74,6 +74,13 @@ def samples_by_id(log: EvalLog) -> dict[str, EvalSample]:
     return {str(s.id): s for s in sorted(log.samples, key=lambda s: (str(s.id), s.epoch))}
 
 
+def run_metrics(log: EvalLog, scorer: str = "commerce_case") -> dict[str, float]:
+    """A scorer's row of figures at the end of a run (its one block, by row name)."""
+    assert log.results is not None
+    [block] = [s for s in log.results.scores if s.scorer == scorer]
+    return {name: metric.value for name, metric in block.metrics.items()}
+
+
 def case_score(sample: EvalSample) -> Any:
     assert sample.scores is not None
     return sample.scores["commerce_case"]

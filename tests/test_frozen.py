@@ -9,7 +9,7 @@ import pytest
 from inspect_ai._util.registry import registry_unqualified_name
 from inspect_ai.scorer import SampleScore, Score, mean_score
 
-from commerce_evals.grading.scorer import frozen_mean, pass_hat_k
+from commerce_evals.grading.metrics import mean_and_pass_hat_k, pass_hat_k
 from commerce_evals.harness.frozen import FrozenDict, FrozenScore, freeze
 
 
@@ -48,13 +48,17 @@ def test_a_copy_for_one_metric_key_never_reaches_the_original() -> None:
     assert original.score.history == []
 
 
-def test_the_reducers_are_logged_as_mean_and_pass_hat_k_and_reduce_as_before() -> None:
+def test_the_flow_reducer_gives_inspects_mean_and_pass_hat_k_in_one_frozen_score() -> None:
     epochs = [a_score(), a_score().model_copy(update={"value": {"passed": 0.0, "rubric": 1.0}})]
-    ours, inspects = frozen_mean()(epochs), mean_score()(epochs)
-    assert registry_unqualified_name(frozen_mean()) == "mean"
+    ours, inspects = mean_and_pass_hat_k()(epochs), mean_score()(epochs)
+    assert registry_unqualified_name(mean_and_pass_hat_k()) == "mean_and_pass_hat_k"
     assert isinstance(ours, FrozenScore) and isinstance(ours.value, FrozenDict)
-    assert ours.model_dump_json() == inspects.model_dump_json()
+    assert isinstance(inspects.value, dict)
+    with_k = {**inspects.value, "passed^k": 0.0}
+    assert ours.model_dump_json() == inspects.model_copy(update={"value": with_k}).model_dump_json()
     assert pass_hat_k()(epochs).value == {"passed^k": 0.0}
+    both_passed = [a_score(), a_score()]
+    assert mean_and_pass_hat_k()(both_passed).value["passed^k"] == 1.0
 
 
 def test_equal_scores_share_their_parts_and_unequal_ones_keep_their_own() -> None:

@@ -28,7 +28,7 @@ from commerce_evals.cli.commands.label import label_items, label_loop
 from commerce_evals.judging.labels import read_labels
 from commerce_evals.judging.records import read_judged
 from tests.conftest import DATA, MINI_SHOP
-from tests.helpers import case_score, run_task, samples_by_id
+from tests.helpers import case_score, run_metrics, run_task, samples_by_id
 
 CASES = DATA / "judges" / "cases.yaml"
 JUDGED = ("checkout-101-budget-tradeoff", "checkout-102-updated-date")
@@ -71,22 +71,16 @@ def rescore(log: EvalLog, **kwargs: Any) -> EvalLog:
 
 
 def judge_metrics(log: EvalLog) -> dict[str, float]:
-    assert log.results is not None
-    [judged] = [s for s in log.results.scores if s.name == "judged" and s.reducer == "mean"]
-    return {m.name: m.value for m in judged.metrics.values()}
+    """The verdict counts (rows `n_pass`, ...), by status and `calls`, `cached`."""
+    return {k[2:]: v for k, v in run_metrics(log).items() if k.startswith("n_")}
 
 
 def part(log: EvalLog, name: str) -> float:
-    assert log.results is not None
-    [entry] = [s for s in log.results.scores if s.name == name and s.reducer == "mean"]
-    return entry.metrics["accuracy"].value
+    return run_metrics(log)[name]
 
 
 def needs_review_count(log: EvalLog) -> float:
-    assert log.results is not None
-    [entry] = [s for s in log.results.scores if s.name == "needs_review" and s.reducer == "mean"]
-    [value] = [m.value for m in entry.metrics.values() if m.name == "count"]
-    return value
+    return run_metrics(log)["needs_review"]
 
 
 def judge_calls(log: EvalLog, model: str | None = None) -> int:

@@ -204,15 +204,16 @@ def test_a_verdict_without_a_fingerprint_writes_no_fingerprint_parts() -> None:
 def test_the_verdict_count_metric_reads_the_judge_part_of_any_metadata() -> None:
     from inspect_ai.scorer import SampleScore
 
-    from commerce_evals.grading.scorer import verdicts
+    from commerce_evals.grading.metrics import verdict_counts
     from commerce_evals.harness.frozen import freeze
 
     def sample(metadata: Any) -> SampleScore:
-        return SampleScore(score=Score(value=1.0, metadata=metadata), sample_id="c")
+        value = {"judged": 0.0}
+        return SampleScore(score=Score(value=value, metadata=metadata), sample_id="c")
 
     unreadable = {"judge": {"verdicts": "not a list"}}
     odd_entry = {"judge": {"verdicts": [{"status": ["not", "a", "status"]}]}}
-    counts = verdicts()(
+    counts = verdict_counts()(
         [
             sample(LOGGED),
             sample(freeze(LOGGED)),  # as the scorer stores it
@@ -222,6 +223,6 @@ def test_the_verdict_count_metric_reads_the_judge_part_of_any_metadata() -> None
             sample({"grades": "not read by this metric"}),
         ]
     )
-    assert counts["fail"] == 2 and counts["judge_failed"] == 2
-    assert counts["calls"] == 2 and counts["cached"] == 0
-    assert sum(counts[s] for s in ("pass", "unknown", "not_judged")) == 0
+    assert counts["n_fail"] == 2 and counts["n_judge_failed"] == 2
+    assert counts["n_calls"] == 2 and counts["n_cached"] == 0
+    assert sum(counts[f"n_{s}"] for s in ("pass", "unknown", "not_judged")) == 0

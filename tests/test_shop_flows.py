@@ -20,6 +20,7 @@ from commerce_evals.grading.injection_metrics import (
     UTILITY_UNDER_ATTACK,
 )
 from tests.flow_runs import FlowLogs, flow_logs
+from tests.helpers import run_metrics
 
 INJECTION_FLOWS = ("merchant", "injection")
 
@@ -46,12 +47,8 @@ def injection_flow(request: pytest.FixtureRequest) -> FlowLogs:
     return flow_logs(request.param)
 
 
-def _metric(log: EvalLog, name: str, metric: str = "rate") -> float:
-    assert log.results is not None
-    for score in log.results.scores:
-        if score.scorer == "injection_outcomes" and score.name == name:
-            return next(v.value for k, v in score.metrics.items() if k.endswith(metric))
-    raise AssertionError(f"no {name} metric")
+def _metric(log: EvalLog, name: str, row: str = "") -> float:
+    return run_metrics(log, "injection_outcomes")[f"{name}_{row}" if row else name]
 
 
 def test_injection_metrics_under_reference(injection_flow: FlowLogs) -> None:

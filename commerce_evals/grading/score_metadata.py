@@ -145,8 +145,8 @@ class ScoreMetadata(Record):
         return self.model_dump(mode="json", exclude=left_out)
 
     def frozen(self) -> dict[str, Any]:
-        """to_metadata() frozen: Inspect deep-copies a score for each metric key, and a frozen
-        value is its own copy (see harness.frozen). It serialises as the same JSON."""
+        """to_metadata() frozen: a frozen value is its own copy, and equal ones are shared (see
+        harness.frozen). It serialises as the same JSON."""
         frozen: dict[str, Any] = freeze(self.to_metadata())
         return frozen
 

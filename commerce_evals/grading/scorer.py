@@ -7,7 +7,8 @@ passes.
 The rubric part is 1.0 when the judge passed every dimension, 0.0 when it failed any, and NaN when
 it was not settled: no grader role bound, a verdict of Unknown (a person must look), or a judge
 failure. `judged` is 1.0 / 0.0 for cases with a rubric (was every dimension settled?) and NaN
-otherwise; its `verdicts` metric counts verdicts by status, judge calls, and how many were cached.
+otherwise; the `n_*` rows count verdicts by status, judge calls, and how many were cached. The
+metrics and the epoch reducer are in grading/metrics.py.
 
 The overall verdict (see `overall_verdict`): `passed_code` is the code-graded parts alone;
 `passed` is 1.0 only when every asserted part passed, the rubric included. A case whose rubric or
@@ -21,195 +22,28 @@ Every scorer argument is plain JSON, so `inspect score` rebuilds this scorer fro
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from inspect_ai._util.registry import (
-    RegistryInfo,
-    registry_add,
-    registry_info,
-    registry_lookup,
-    registry_tag,
-)
-from inspect_ai.scorer import (
-    Metric,
-    SampleScore,
-    Score,
-    Scorer,
-    ScoreReducer,
-    Target,
-    accuracy,
-    grouped,
-    mean_score,
-    pass_k,
-    score_reducer,
-    scorer,
-    stderr,
-)
-from inspect_ai.scorer._metric import metric_register
+from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info, registry_lookup
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.state import own_state
 from commerce_evals.grading import invariants
 from commerce_evals.grading.graders import Grade, GradeContext, KeyTables, ToolRoles, grade
+from commerce_evals.grading.metrics import PARTS, flow_metrics
 from commerce_evals.grading.reveals import describe_record, reveal_record
-from commerce_evals.grading.score_metadata import (
-    ConversationRecord,
-    GradeRecord,
-    ScoreMetadata,
-    verdicts_of,
-)
+from commerce_evals.grading.score_metadata import ConversationRecord, GradeRecord, ScoreMetadata
 from commerce_evals.harness.frozen import FrozenScore
 from commerce_evals.harness.run_record import recorded_run
 from commerce_evals.harness.sample_case import case_of
 from commerce_evals.harness.worlds import cached_world
-from commerce_evals.judging import STATUSES, CaseJudgement, JudgeSettings, judge_case
+from commerce_evals.judging import CaseJudgement, JudgeSettings, judge_case
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
 
-PARTS = ("outcome", "path", "calls", "rubric")
 NAN = float("nan")
-
-
-def short_metric(name: str) -> Callable[[Callable[[], Metric]], Callable[[], Metric]]:
-    """Register a metric under a short name with no package prefix.
-
-    Inspect 0.3.285 lays its end-of-run metric table out four scores to a row, each a two-column
-    table of "metric name, value", so at 80 columns a name gets about 12 characters before it is
-    cut with an ellipsis. A dict-valued metric's rows are named `<registered name>_<key>`, and
-    `@metric` registers ours as `commerce_evals/<name>`, which leaves every row reading
-    `commerce_eva…`. Registered under a short bare name (`pri`, `dif`, `n`, `count`), the rows read
-    `pri_critical`, `dif_hard`, `n_pass`: distinct within the first few characters. Inspect finds
-    bare names in its registry first, so `inspect score` rebuilds them from the log.
-    """
-
-    def register(metric_type: Callable[[], Metric]) -> Callable[[], Metric]:
-        def factory() -> Metric:
-            made = metric_type()
-            registry_tag(metric_type, made, RegistryInfo(type="metric", name=name))
-            return made
-
-        return metric_register(factory, name)
-
-    return register
-
-
-@short_metric("pri")
-def by_priority() -> Metric:
-    """Pass rate per priority (Inspect's grouped()): rows `pri_critical`, `pri_high`, ..."""
-    return grouped(accuracy(), "priority", all=False, name_template="{group_name}")
-
-
-@short_metric("dif")
-def by_difficulty() -> Metric:
-    return grouped(accuracy(), "difficulty", all=False, name_template="{group_name}")
-
-
-@short_metric("n")
-def verdicts() -> Metric:
-    """Judge verdicts by status, judge calls made, and how many of them the cache answered, as
-    whole numbers (rows `n_pass`, `n_fail`, ..., `n_calls`, `n_cached`)."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, int]:
-        counts: Counter[str] = Counter()
-        for sample_score in scores:
-            for verdict in verdicts_of(sample_score.score.metadata):
-                counts[verdict.status] += 1
-                counts["calls"] += verdict.called
-                counts["cached"] += verdict.cached
-        return {key: counts[key] for key in (*STATUSES, "calls", "cached")}
-
-    return compute
-
-
-@short_metric("count")
-def count() -> Metric:
-    """How many samples have the value 1 (needs_review: cases a person must look at), a whole
-    number (the progress line and the viewer print it as one; Inspect's end-of-run table prints
-    every metric with three decimals)."""
-
-    def compute(scores: list[SampleScore]) -> int:
-        return sum(s.score.as_float() == 1.0 for s in scores)
-
-    return compute
-
-
-# pass^k is reported under its own keys (`passed^k`, `passed_code^k`) so its block in the
-# terminal, the viewer and the log says what it is. Only the verdicts have a pass^k block: each key
-# costs Inspect a deep copy of every sample's score each time it computes metrics (the live
-# display recomputes them as samples finish) and the end-of-run table a block; pass^k per part is
-# in `commerce-evals compare`, with intervals.
-PASS_HAT_K_KEYS = ("passed", "passed_code")
-
-
-def verdict_values(value: dict[str, Any]) -> dict[str, Any]:
-    """The verdict keys of a score's value (those with a pass^k block)."""
-    return {key: value[key] for key in PASS_HAT_K_KEYS if key in value}
-
-
-def hat_k(key: str) -> str:
-    return f"{key}^k"
-
-
-def part_metrics() -> dict[str, list[Metric]]:
-    """Metrics per score key. Keys are matched as globs against the first reduced sample of each
-    epoch reducer (Inspect's rule), so the mean's keys and pass^k's keys each find their own."""
-    return {
-        "passed": [accuracy(), stderr(), by_priority(), by_difficulty()],
-        "passed_code": [accuracy()],
-        "needs_review": [count()],
-        **{part: [accuracy()] for part in PARTS},
-        "judged": [accuracy(), verdicts()],
-        hat_k("passed"): [accuracy(), stderr()],
-        hat_k("passed_code"): [accuracy()],
-    }
-
-
-@score_reducer(name="pass_hat_k")
-def pass_hat_k() -> ScoreReducer:
-    """pass^k with k = the number of epochs run: a case counts only if every epoch passed.
-    The verdict keys come back as `passed^k` and `passed_code^k` (see PASS_HAT_K_KEYS)."""
-
-    # One Inspect pass_k reducer per k, made once: making one registers it, which reads its
-    # signature, and the live display reduces every sample again each time it computes metrics.
-    by_k: dict[int, ScoreReducer] = {}
-
-    def reduce(scores: list[Score]) -> Score:
-        k = len(scores)
-        if k not in by_k:
-            by_k[k] = pass_k(k)
-        # only the verdict keys: the others' pass^k would be computed and thrown away
-        verdict_scores = [
-            score.model_copy(update={"value": verdict_values(score.value)})
-            if isinstance(score.value, dict)
-            else score
-            for score in scores
-        ]
-        reduced = by_k[k](verdict_scores)
-        if not isinstance(reduced.value, dict):
-            return reduced
-        values = {hat_k(key): value for key, value in verdict_values(reduced.value).items()}
-        # No metadata: no metric of these keys reads it, and the mean's reduction already logs
-        # the first epoch's (Inspect keeps every reduced score until the run ends).
-        return FrozenScore.of(
-            reduced.model_copy(update={"value": values, "metadata": None}), share=False
-        )
-
-    return reduce
-
-
-def frozen_mean() -> ScoreReducer:
-    """Inspect's mean reducer with its result a FrozenScore (cheap to copy for each metric key,
-    see harness.frozen). Tagged as Inspect's `mean`, so the log, the viewer and `eval-retry` see
-    the reducer they always have."""
-    mean = mean_score()
-
-    def reduce(scores: list[Score]) -> Score:
-        return FrozenScore.of(mean(scores), share=False)
-
-    registry_tag(mean_score, reduce, registry_info(mean))
-    return reduce
 
 
 # The order the viewer shows a score's values in: the verdict first, then what it is made of.
@@ -350,7 +184,7 @@ def rubric_notes(judgement: CaseJudgement | None, values: dict[str, float]) -> l
     return notes
 
 
-@scorer(metrics=part_metrics())
+@scorer(metrics=flow_metrics())
 def commerce_case(
     turn_ending: list[str] | None = None,
     writes: list[str] | None = None,

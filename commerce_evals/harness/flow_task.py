@@ -25,8 +25,9 @@ from commerce_evals.domains.base import (
     fingerprint,
 )
 from commerce_evals.grading.graders import ToolRoles
+from commerce_evals.grading.metrics import mean_and_pass_hat_k
 from commerce_evals.grading.oracle import oracle_changes
-from commerce_evals.grading.scorer import commerce_case, frozen_mean, pass_hat_k, role_args
+from commerce_evals.grading.scorer import commerce_case, role_args
 from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.frozen import freeze
@@ -330,10 +331,13 @@ def flow_task(
             ),
             *(extra(world.roles(agent)) for extra in extra_scorers),
         ],
-        epochs=Epochs(epochs, [frozen_mean(), pass_hat_k()]),
+        epochs=Epochs(epochs, [mean_and_pass_hat_k()]),
         # the progress line and the log listing show this one figure: the final `passed` rate
         headline_metric=HeadlineMetric(
-            scorer="commerce_case", score="passed", reducer="mean", metric="accuracy"
+            scorer="commerce_case",
+            score="commerce_case",
+            reducer="mean_and_pass_hat_k",
+            metric="passed",
         ),
         # A provider failure is recorded on its sample (and `inspect eval-retry` re-runs it); it
         # is kept apart from agent failures and never ends the whole eval.

@@ -1,11 +1,10 @@
 """Read-only JSON values, which a deep copy returns as they are.
 
-Inspect deep-copies a sample's metadata into every epoch's TaskState, and deep-copies each
-SampleScore (its score metadata and the whole sample metadata with it) once for every metric key
-of every score view: fourteen times per case for a flow's scorer. The case dump, its oracle
-change sets and a chain's replays are never changed after the task loads, and a score's metadata
-is never changed after it is scored, so they are stored frozen: a dict or list that refuses
-changes and is its own deep copy. They serialise as the plain JSON they hold (the log and
+Inspect deep-copies a sample's metadata into every epoch's TaskState (and, for metrics given per
+value key, every score once per key). The case dump, its oracle change sets and a chain's replays
+are never changed after the task loads, and a score's metadata is never changed after it is
+scored, so they are stored frozen: a dict or list that refuses changes and is its own deep copy,
+which equal scores can share (see `shared`). They serialise as the plain JSON they hold (the log and
 `inspect view` see no difference) and read back from a log as plain dicts and lists.
 """
 
@@ -107,14 +106,13 @@ def shared(value: Any) -> Any:
 
 class FrozenScore(Score):
     """A Score whose value and metadata are frozen JSON, so that a copy of it, deep or not, is a
-    new Score object sharing everything inside (nothing inside can change).
+    new Score object sharing everything inside (nothing inside can change), and equal scores can
+    share their parts (see `of`).
 
-    Inspect deep-copies every sample's reduced score once per metric key each time it computes
-    metrics, which the live display does again and again as samples finish (it waits ten times as
-    long as the last computation took, so up to a tenth of a run goes to it). A plain Score's deep
-    copy walks the value dict and pydantic's bookkeeping, three times the cost of this one.
-    Inspect's loop replaces a copy's `value` rather than changing it, and a frozen value refuses a
-    change in place, so sharing can never leak one key's copy into another.
+    Inspect keeps every sample's score until the run ends. For metrics given per value key it
+    also deep-copies every score once per key each time it computes metrics, replacing each copy's
+    `value` rather than changing it; a frozen value refuses a change in place, so sharing can
+    never leak one copy into another.
     """
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> FrozenScore:
