@@ -19,8 +19,6 @@ from inspect_ai.scorer import Score
 from pydantic import BaseModel, ConfigDict, ValidationError, model_serializer
 from pydantic_core.core_schema import SerializerFunctionWrapHandler
 
-from commerce_evals.harness.frozen import freeze
-
 # The verdict's prompt fingerprint: written together, or only "fingerprint": null.
 FINGERPRINT_FIELDS = ("model", "dimension_sha", "template_sha", "config_sha", "context_sha")
 
@@ -143,12 +141,6 @@ class ScoreMetadata(Record):
         """The JSON stored on the Score (and so in the log)."""
         left_out = {"unreadable"} | ({"customer"} if self.customer is None else set())
         return self.model_dump(mode="json", exclude=left_out)
-
-    def frozen(self) -> dict[str, Any]:
-        """to_metadata() frozen: a frozen value is its own copy, and equal ones are shared (see
-        harness.frozen). It serialises as the same JSON."""
-        frozen: dict[str, Any] = freeze(self.to_metadata())
-        return frozen
 
     @property
     def verdicts(self) -> tuple[VerdictRecord, ...]:

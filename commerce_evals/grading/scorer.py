@@ -267,7 +267,7 @@ def commerce_case(
                     judge=judgement.record() if judgement else None,
                     judge_off=not judge,
                     customer=ConversationRecord.model_validate(customer) if customer else None,
-                ).frozen(),
+                ).to_metadata(),
             )
         )
 

@@ -86,18 +86,21 @@ def shared(value: Any) -> Any:
     """
     if isinstance(value, str):
         return sys.intern(value) if type(value) is str else value
-    if isinstance(value, dict):
-        made: Any = FrozenDict({key: shared(item) for key, item in value.items()})
-    elif isinstance(value, list | tuple):
-        made = FrozenList(shared(item) for item in value)
-    else:
+    if not isinstance(value, dict | list | tuple):
         return value
-    text = json.dumps(made, separators=(",", ":"), default=str).encode()
+    # Looked up before its parts are: an equal value made before is found with one digest,
+    # and only a new one pays for digesting each of its parts in turn.
+    text = json.dumps(value, separators=(",", ":"), default=str).encode()
     digest = hashlib.blake2b(text, digest_size=16).digest()
     existing = _shared.get(digest)
     if existing is not None:
         _shared.move_to_end(digest)
         return existing
+    made: Any
+    if isinstance(value, dict):
+        made = FrozenDict({key: shared(item) for key, item in value.items()})
+    else:
+        made = FrozenList(shared(item) for item in value)
     _shared[digest] = made
     if len(_shared) > SHARED_LIMIT:
         _shared.popitem(last=False)
