@@ -10,7 +10,7 @@ the run's figures print as one block of rows named for what they are (`passed`, 
 sample is reduced once.
 
 A key whose value is NaN in a sample (a part the case does not assert, a rubric not settled) is
-left out of that key's rate, never counted as a pass; a key that no sample carries has no row.
+left out of that key's rate, never counted as a pass; a rate over no value at all reads NaN.
 """
 
 from __future__ import annotations
