@@ -85,8 +85,10 @@ def negated_at(text: str, start: int) -> bool:
 # ---- normalising number words --------------------------------------------------------------------
 
 
+@lru_cache(maxsize=256)
 def normalise(text: str) -> str:
-    """Number words as digits ("thirty-two dollars" -> "32 dollars"), spacing kept simple."""
+    """Number words as digits ("thirty-two dollars" -> "32 dollars"), spacing kept simple.
+    Cached: several graders read the same reply, and number words are slow to parse."""
     from text_to_num import alpha2digit
 
     text = text.replace("\u2019", "'").replace("\u00a0", " ")
