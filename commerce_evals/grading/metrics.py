@@ -50,19 +50,18 @@ def hat_k(key: str) -> str:
 
 
 VERDICT_ROWS = tuple(name for key in PASS_HAT_K_KEYS for name in (key, hat_k(key)))
-ROWS_ALWAYS = PASS_HAT_K_KEYS
+
+
+def value_of(sample_score: SampleScore, key: str) -> float | None:
+    """The key's value in a sample's score, or None when it has none (NaN included)."""
+    value = sample_score.score.value
+    item = value.get(key) if isinstance(value, dict) else None
+    return float(item) if isinstance(item, int | float) and not math.isnan(item) else None
 
 
 def values_of(scores: Iterable[SampleScore], key: str) -> list[float]:
     """The key's values over the samples that carry one (NaN left out)."""
-    found = []
-    for sample_score in scores:
-        value = sample_score.score.value
-        if isinstance(value, dict):
-            item = value.get(key)
-            if isinstance(item, int | float) and not math.isnan(item):
-                found.append(float(item))
-    return found
+    return [v for s in scores if (v := value_of(s, key)) is not None]
 
 
 def rate(values: Sequence[float]) -> float:
@@ -83,7 +82,9 @@ def verdict_rates() -> Metric:
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         found = {key: values_of(scores, key) for key in (*VERDICT_ROWS, "needs_review")}
-        rows = {key: rate(found[key]) for key in VERDICT_ROWS if key in ROWS_ALWAYS or found[key]}
+        rows = {
+            key: rate(found[key]) for key in VERDICT_ROWS if key in PASS_HAT_K_KEYS or found[key]
+        }
         rows["needs_review"] = sum(v == 1.0 for v in found["needs_review"])
         for key in ("passed", hat_k("passed")):
             if key in rows:
@@ -109,10 +110,10 @@ def grouped_rates(
     """`passed` per value of a sample metadata field, in the field's own order."""
     groups: dict[str, list[float]] = {}
     for sample_score in scores:
-        values = values_of([sample_score], "passed")
-        if values:
+        passed = value_of(sample_score, "passed")
+        if passed is not None:
             group = str((sample_score.sample_metadata or {}).get(field))
-            groups.setdefault(group, []).extend(values)
+            groups.setdefault(group, []).append(passed)
     ranked = sorted(groups, key=lambda g: order.index(g) if g in order else len(order))
     # with nothing scored yet, every group, so the rows keep their names (see flow_metrics)
     return {f"{prefix}_{group}": rate(groups.get(group, [])) for group in ranked or order}
@@ -146,7 +147,7 @@ def verdict_counts() -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, int]:
         counts: Counter[str] = Counter()
         for sample_score in scores:
-            if not values_of([sample_score], "judged"):
+            if value_of(sample_score, "judged") is None:
                 continue  # not a judged case, or judge=off
             for verdict in verdicts_of(sample_score.score.metadata):
                 counts[verdict.status] += 1
@@ -221,7 +222,7 @@ def mean_and_pass_hat_k() -> ScoreReducer:
 
     One reducer, not `mean` and `pass_hat_k` side by side: Inspect reduces every sample once per
     reducer each time it computes metrics, and prints each reducer's view as blocks of its own.
-    The result is frozen (harness.frozen), so the copies Inspect makes of it share its parts."""
+    The result is frozen (harness.frozen): any copy of it shares its parts."""
     mean = mean_score()
     hat = hat_k_reduction()
 
