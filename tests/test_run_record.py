@@ -9,8 +9,17 @@ from inspect_ai.scorer import Score, accuracy, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import Store
 
+from commerce_evals.grading.score_metadata import ScoreMetadata
 from commerce_evals.harness.events import Run
-from commerce_evals.harness.run_record import RunRecord, keep_run, record_run, recorded_run
+from commerce_evals.harness.run_record import (
+    RUN_KEY,
+    RunRecord,
+    keep_run,
+    logged_run,
+    record_run,
+    recorded_run,
+)
+from commerce_evals.judging.prompt import sha
 from tests.flow_runs import flow_logs
 
 
@@ -55,3 +64,34 @@ def test_a_failed_sample_keeps_its_run_for_the_log(tmp_path) -> None:  # type: i
     [sample] = log.samples or []
     assert sample.error is not None
     assert RunRecord(store=Store(sample.store)).run is not None
+
+
+def test_the_log_keeps_a_table_that_did_not_change_once() -> None:
+    run = Run(
+        start={"cart": [], "orders": [{"id": "o1"}]},
+        end={"cart": [{"sku": "a"}], "orders": [{"id": "o1"}]},
+    )
+    logged = run.as_logged()
+    assert logged.start == {"cart": []} and logged.end == run.end
+    assert logged.with_start() == run
+    assert logged.with_start().start_table("orders") == logged.start_table("orders")
+    assert run.with_start() is run  # a whole `start` (logs written before) reads back as it is
+    assert logged_run({RUN_KEY: logged.model_dump(mode="json")}) == run
+
+
+def test_a_logged_run_reads_back_as_the_scorers_and_the_judge_read_it() -> None:
+    """Dealer's graders read tables no reference run changes: the log keeps those once, and the
+    Run read back has them in `start` again, down to the judge's transcript fingerprint."""
+    logs = flow_logs("dealer")
+    trimmed = judged = 0
+    for sample in [*logs.cases.values(), *logs.samples("alternatives").values()]:
+        stored = Run.model_validate(sample.store[RUN_KEY])
+        run = logged_run(sample.store)
+        assert run is not None and set(run.start) == set(run.end), sample.id
+        assert all(run.start[t] != stored.end[t] for t in stored.start), sample.id
+        trimmed += len(run.start) - len(stored.start)
+        record = ScoreMetadata.from_score((sample.scores or {}).get("commerce_case")).judge
+        if record and record.transcript_sha:
+            assert record.transcript_sha == sha(run.model_dump(mode="json")), sample.id
+            judged += 1
+    assert trimmed and judged

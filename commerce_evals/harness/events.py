@@ -150,6 +150,18 @@ class Run(BaseModel):
     def changed_tables(self) -> list[str]:
         return [t for t in {**self.start, **self.end} if self.start_table(t) != self.end.get(t, [])]
 
+    def as_logged(self) -> Run:
+        """The Run as a sample's log keeps it: a table that ended as it began is written once, in
+        `end` (a table missing from `start` ended as it began). `with_start()` undoes it."""
+        start = {t: rows for t, rows in self.start.items() if self.end.get(t) != rows}
+        return self if len(start) == len(self.start) else self.model_copy(update={"start": start})
+
+    def with_start(self) -> Run:
+        """Every table in `start` again, as it was before `as_logged()` (a no-op on a Run whose
+        `start` is whole, as in logs written before the log kept a table once)."""
+        missing = {t: rows for t, rows in self.end.items() if t not in self.start}
+        return self.model_copy(update={"start": {**self.start, **missing}}) if missing else self
+
     def keep_for_grading(self, read: set[str]) -> None:
         """Keep the tables that matter, before and after: those that changed and those the
         graders read (so a reader of the log sees a cart that held two items as it began, not an

@@ -10,16 +10,19 @@ closed, it is logged once, in the sample's final store, where `inspect view` sho
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from inspect_ai.solver import TaskState
-from inspect_ai.util import StoreModel
+from inspect_ai.util import Store, StoreModel
 
 from commerce_evals.harness.events import Run
 
 
 class RunRecord(StoreModel):
-    """The Run in a sample's store. Read a log's Run with `RunRecord(store=Store(sample.store)).run`."""
+    """The Run in a sample's store, as logged (see `Run.as_logged`). Read a log's Run whole with
+    `logged_run(sample.store)`."""
 
     run: Run | None = None
 
@@ -42,14 +45,21 @@ def recorded_run(state: TaskState) -> Run | None:
     run = _RUNNING.get(state)
     if run is not None:
         return run
-    value = state.store.get(RUN_KEY)
-    if value is None or isinstance(value, Run):
-        return value
-    return Run.model_validate(value)
+    return logged_run(state.store)
+
+
+def logged_run(store: Store | Mapping[str, Any]) -> Run | None:
+    """The Run a sample's store holds, with every `start` table back (the log keeps a table that
+    did not change once, in `end`), so a Run read from a log equals the Run the scorers read."""
+    value = store.get(RUN_KEY)
+    if value is None:
+        return None
+    run = value if isinstance(value, Run) else Run.model_validate(value)
+    return run.with_start()
 
 
 async def keep_run(state: TaskState) -> None:
     """The task's cleanup: the Run into the sample's store, which the log keeps."""
     run = _RUNNING.pop(state, None)
     if run is not None:
-        state.store.set(RUN_KEY, run)
+        state.store.set(RUN_KEY, run.as_logged())

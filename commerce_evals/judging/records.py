@@ -8,12 +8,11 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.scorer import Score
-from inspect_ai.util import Store
 
 from commerce_evals.cases.model import Case
 from commerce_evals.grading.score_metadata import ScoreMetadata
 from commerce_evals.harness.events import Run
-from commerce_evals.harness.run_record import RunRecord
+from commerce_evals.harness.run_record import logged_run
 from commerce_evals.judging.prompt import judge_key
 from commerce_evals.reports.logs import LogReadError, read_logs
 from commerce_evals.reports.logs import read_log as read_any_log
@@ -88,7 +87,7 @@ def read_judged(paths: Sequence[Path | str]) -> list[JudgedItem]:
 
 
 def sample_run(sample: EvalSample) -> Run | None:
-    return RunRecord(store=Store(sample.store)).run
+    return logged_run(sample.store)
 
 
 def sample_case(sample: EvalSample) -> Case:

@@ -38,7 +38,9 @@ class Conversation(Strict):
     end: Snapshot = Field(default_factory=dict)
 
     def run(self) -> Run:
-        return Run(turns=self.turns, start=self.start, end=self.end)
+        # a table missing from `start` ended as it began: filled in here, as a Run read back from
+        # a flow's log has it, so graders and the judge's transcript read the same Run either way
+        return Run(turns=self.turns, start=self.start, end=self.end).with_start()
 
     @property
     def captured(self) -> datetime:
