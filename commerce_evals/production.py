@@ -40,7 +40,7 @@ from commerce_evals.grading.score_metadata import ProductionScoreMetadata
 from commerce_evals.grading.scorer import alias_for_rescoring
 from commerce_evals.harness.events import ReplyEvent, Run, ToolCallEvent, ToolResultEvent, UiEvent
 from commerce_evals.harness.flow_task import cached_world
-from commerce_evals.harness.run_record import RunRecord
+from commerce_evals.harness.run_record import RunRecord, logged_run
 from commerce_evals.harness.task_args import TaskArgumentError, checked_arguments
 from commerce_evals.judging import JudgeSettings, judge_case, shared_dimensions
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
@@ -154,7 +154,7 @@ def production_judges(
 
     async def score(state: TaskState, target: Target) -> Score:
         conversation = Conversation.model_validate(state.metadata["conversation"])
-        run = store_as(RunRecord).run or conversation.run()
+        run = logged_run(state.store) or conversation.run()
         context = judge_context(conversation.domain)
         names, no_context = applicable(default, context)
         if not names:

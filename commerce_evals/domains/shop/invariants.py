@@ -115,7 +115,7 @@ def order_after_consent(ctx: GradeContext, world: Any) -> Verdict:
 )
 def caps_combined(ctx: GradeContext, world: Any) -> Verdict:
     caps = world.store.caps
-    placed = [o for o in ctx.run.end.get("orders", []) if o not in ctx.run.start.get("orders", [])]
+    placed = [o for o in ctx.run.end.get("orders", []) if o not in ctx.run.start_table("orders")]
     if not placed:
         return True, "no order was placed, so the cart gates alone apply", True
     units: Counter[str] = Counter()
