@@ -29,6 +29,7 @@ from typing import Any, ClassVar, Protocol, Self
 from pydantic import BaseModel, ValidationError
 
 from commerce_evals.cases.model import Case
+from commerce_evals.cases.scripts import ScriptedTurn
 from commerce_evals.cases.state import own_state
 from commerce_evals.domains.fixtures import DATASETS, FIXTURES, POISONED
 from commerce_evals.domains.tooling import ToolSpec
@@ -280,6 +281,7 @@ class World(ABC):
                 problems.append(
                     f"expected: tool {pattern.tool!r} is not a tool of the {agent.name} agent"
                 )
+        problems.extend(self._script_tool_problems(case, agent))
         for role in sorted(roles_read(case.expected)):
             if self.key_tables.table(role) is None:
                 problems.append(
@@ -307,9 +309,50 @@ class World(ABC):
                     problems.append(f"counterexamples.{cx.name}.breaks: {name!r} is waived")
         return problems
 
+    def _script_tool_problems(self, case: Case, agent: AgentProfile) -> list[str]:
+        """A scripted call to a tool the agent is not offered: Inspect would refuse it, so the
+        script would pass or fail for a reason its author did not write. (Arguments Inspect
+        refuses are allowed: a counterexample may make such a call on purpose.)"""
+        offered = {t.name for t in agent.tools}
+        elsewhere = {
+            t.name: name
+            for name, profile in self.agents.items()
+            if name != agent.name
+            for t in profile.tools
+        }
+        problems = []
+        for where, first, script in _scripts(case):
+            for index, turn in enumerate(script):
+                for call in (c for step in turn.rounds() for c in step):
+                    if call.tool in offered:
+                        continue
+                    owner = elsewhere.get(call.tool)
+                    why = (
+                        f"a tool of the {owner} agent, not offered to the {agent.name} agent"
+                        if owner
+                        else f"no tool of {self.domain} (the {agent.name} agent is offered: "
+                        f"{', '.join(sorted(offered))})"
+                    )
+                    problems.append(f"{where} turn {first + index}: calls {call.tool!r}, {why}")
+        return problems
+
     def authoring(self) -> Authoring:
         """What the authoring lint asks of this domain (commerce_evals/lint/rules/)."""
         return Authoring()
+
+
+def _scripts(case: Case) -> list[tuple[str, int, list[ScriptedTurn]]]:
+    """Each scripted run of a case: where it is written, the conversation turn its first turn
+    plays (a script replaces the reference's last turns; with a customer it is the whole run)
+    and its turns."""
+
+    def first(turns: list[ScriptedTurn]) -> int:
+        return 1 if case.customer is not None else max(1, len(case.turns) - len(turns) + 1)
+
+    found = [("reference", 1, case.reference)] if case.reference else []
+    found += [(f"alternatives.{a.name}", first(a.turns), a.turns) for a in case.alternatives]
+    found += [(f"counterexamples.{c.name}", first(c.turns), c.turns) for c in case.counterexamples]
+    return found
 
 
 def _id_values(node: Any, fields: frozenset[str], path: str = "") -> list[tuple[str, str]]:
