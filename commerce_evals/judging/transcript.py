@@ -17,9 +17,11 @@ prefix, outside the value, so no value can imitate it. Lines look like:
     [after the run] changes cart {"added": [{"product_id": "P-1", "quantity": 1}], "removed": []}
 
 When the text is over budget, whole turns are cut from the start; if the graded (last) turn alone
-is still over, its tool and UI lines go first (oldest first), and as a last resort its longest
-values are clipped from their start. The graded turn's user message and replies stay whole unless
-one of them is larger than the budget by itself.
+is still over, its tool, UI and turn-end lines go first (oldest first), then its longest values are
+clipped from their start (a long reply loses its beginning, marked on its line). The `[after the
+run]` change lines are the evidence `claims_match_state` judges against: they are never dropped,
+and clipped only when they alone are larger than the budget. The note (Cut.note) names each line
+that was clipped. Every step is one pass over the lines: the cost is linear in the events.
 """
 
 from __future__ import annotations
@@ -28,11 +30,11 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from commerce_evals.harness.events import Run
-from commerce_evals.reports.run_text import Style, run_lines
+from commerce_evals.reports.run_text import Kind, Style, run_lines
 
 # JSON already escapes C0 controls and quotes; these are the rest that could end a line, open or
 # close a block, or hide text from the person reading the prompt.
@@ -99,6 +101,16 @@ def unquote(literal: str) -> Any:
     return json.loads(literal)
 
 
+# The change set after the run: what a claim of a done action is judged against.
+EVIDENCE: frozenset[Kind] = frozenset({"changed", "unchanged"})
+_WHAT: dict[str, str] = {
+    "user": "the user message",
+    "reply": "an agent reply",
+    "changed": "a change line",
+    "unchanged": "the change line",
+}
+
+
 @dataclass(frozen=True)
 class Line:
     """One event: a fixed prefix (turn label, kind, tool) and one quoted value."""
@@ -108,11 +120,30 @@ class Line:
     value: Any
     essential: bool  # a user message or a reply: kept when a graded turn must shrink
     clipped: int = 0  # characters cut from the start of the value, said outside the value
+    kind: Kind = "other"
 
-    @property
+    @cached_property
     def text(self) -> str:
+        """Written once per line: the cuts below read every line's size, often several times."""
         mark = CUT_MARK.format(n=self.clipped) if self.clipped else ""
         return self.prefix + mark + quote(self.value)
+
+    @property
+    def size(self) -> int:
+        return len(self.text) + 1  # with its line break
+
+    @property
+    def evidence(self) -> bool:
+        return self.kind in EVIDENCE
+
+    def describe(self) -> str:
+        """Which line this is, for the note: `an agent reply of turn 3 (first 3120 chars cut)`."""
+        where = "after the run" if self.evidence else f"turn {self.turn + 1}"
+        what = _WHAT.get(self.kind, f"a {self.kind} line")
+        return f"{what} of {where} (first {self.clipped} chars cut)"
+
+
+_NAMED_CLIPS = 5  # clipped lines the note names one by one
 
 
 @dataclass(frozen=True)
@@ -125,6 +156,7 @@ class Cut:
     turns_dropped: int = 0
     events_dropped: int = 0
     values_clipped: int = 0
+    clipped: tuple[str, ...] = ()  # Line.describe() of each clipped line, for the note
 
     @property
     def chars_dropped(self) -> int:
@@ -154,12 +186,16 @@ class Cut:
             parts.append(f"the first {self.turns_dropped} turn(s) were left out")
         if self.events_dropped:
             parts.append(
-                f"{self.events_dropped} tool or UI event(s) of the graded turn were left out"
+                f"{self.events_dropped} tool, UI or turn-end event(s) of the graded turn were "
+                "left out"
             )
         if self.values_clipped:
+            named = ", ".join(self.clipped[:_NAMED_CLIPS])
+            more = len(self.clipped) - _NAMED_CLIPS
             parts.append(
                 f"{self.values_clipped} long value(s) were shortened from their start "
-                "(marked [first N chars cut] before the value)"
+                f"(marked [first N chars cut] before the value): {named}"
+                + (f" and {more} more" if more > 0 else "")
             )
         return (
             f"The transcript was cut to fit: {'; '.join(parts)} "
@@ -201,13 +237,14 @@ JUDGE = Style(
 
 
 def _lines(run: Run) -> list[Line]:
-    """The run's turns (the last one graded), then what it changed in the store (cut after the
-    graded turn's tool lines)."""
-    return [Line(x.turn, x.prefix, x.value, x.essential) for x in run_lines(run, JUDGE)]
+    """The run's turns (the last one graded), then what it changed in the store."""
+    return [
+        Line(x.turn, x.prefix, x.value, x.essential, kind=x.kind) for x in run_lines(run, JUDGE)
+    ]
 
 
 def _size(lines: list[Line]) -> int:
-    return sum(len(line.text) + 1 for line in lines)
+    return sum(line.size for line in lines)
 
 
 # Written by the harness between a line's prefix and its quoted value, never inside the value.
@@ -216,40 +253,78 @@ CUT_MARK_PATTERN = r"\[first \d+ chars cut\] "
 
 
 def _clip(line: Line, excess: int) -> Line:
-    """The line with its value shortened from the start by at least `excess` characters."""
+    """The line shortened by at least `excess` characters (or to an empty value), its value cut
+    from the start. A value that is not text is cut as JSON text, which quoting lengthens (every
+    `"` is written `\\"`): the cut grows until the written line fits, at most a few times."""
     raw = line.value if isinstance(line.value, str) else json.dumps(line.value, ensure_ascii=False)
+    allowed = line.size - excess
     keep = max(0, len(raw) - excess - len(CUT_MARK) - 8)
-    cut = len(raw) - keep
-    return Line(line.turn, line.prefix, raw[cut:], line.essential, line.clipped + cut)
+    while True:
+        cut = len(raw) - keep
+        shorter = Line(
+            line.turn, line.prefix, raw[cut:], line.essential, line.clipped + cut, line.kind
+        )
+        over = shorter.size - allowed
+        if over <= 0 or keep == 0:
+            return shorter
+        keep = max(0, keep - over)  # each kept character is at least one written one
+
+
+def _drop_earlier_turns(lines: list[Line], budget: int, last: int) -> tuple[list[Line], int]:
+    """Whole turns before the graded one, oldest first, until the lines fit."""
+    total = _size(lines)
+    by_turn: dict[int, int] = {}
+    for line in lines:
+        by_turn[line.turn] = by_turn.get(line.turn, 0) + line.size
+    dropped: set[int] = set()
+    for turn, size in by_turn.items():  # in the order the turns were played
+        if total <= budget or turn == last:
+            break
+        dropped.add(turn)
+        total -= size
+    return [line for line in lines if line.turn not in dropped], len(dropped)
+
+
+def _drop_events(lines: list[Line], budget: int) -> tuple[list[Line], int]:
+    """The tool, UI and turn-end lines, oldest first, until the lines fit; never a user
+    message, a reply or the change set."""
+    total = _size(lines)
+    kept: list[Line] = []
+    for line in lines:
+        if total > budget and not line.essential and not line.evidence:
+            total -= line.size
+            continue
+        kept.append(line)
+    return kept, len(lines) - len(kept)
+
+
+def _clip_longest(lines: list[Line], budget: int) -> tuple[list[Line], list[str]]:
+    """The longest values, from their start, until the lines fit: every other line before the
+    change set, which is clipped only when it alone is over the budget."""
+    total = _size(lines)
+    lines = list(lines)
+    clipped: list[str] = []
+    for index in sorted(range(len(lines)), key=lambda i: (lines[i].evidence, -lines[i].size)):
+        if total <= budget:
+            break
+        shorter = _clip(lines[index], total - budget)
+        if shorter.size >= lines[index].size:
+            continue  # a short value: its mark would cost more than it saves
+        total += shorter.size - lines[index].size
+        lines[index] = shorter
+        clipped.append(shorter.describe())
+    return lines, clipped
 
 
 def render(run: Run, budget: int) -> QuotedTranscript:
-    """The run as quoted lines within `budget` characters (cut from the start, graded turn kept)."""
+    """The run as quoted lines within `budget` characters (cut from the start, graded turn and
+    change set kept)."""
     last = len(run.turns) - 1
     lines = _lines(run)
     original = _size(lines)
-    turns_dropped = events_dropped = values_clipped = 0
-    # 1. whole earlier turns, oldest first
-    while _size(lines) > budget and lines and lines[0].turn != last:
-        first_turn = lines[0].turn
-        lines = [line for line in lines if line.turn != first_turn]
-        turns_dropped += 1
-    # 2. the graded turn's tool and UI lines, oldest first
-    while _size(lines) > budget:
-        index = next((i for i, line in enumerate(lines) if not line.essential), None)
-        if index is None:
-            break
-        del lines[index]
-        events_dropped += 1
-    # 3. the longest remaining values, from their start
-    while _size(lines) > budget and lines:
-        index = max(range(len(lines)), key=lambda i: len(lines[i].text))
-        before = _size(lines)
-        clipped = _clip(lines[index], before - budget)
-        if len(clipped.text) >= len(lines[index].text):
-            break  # nothing left to clip: the prefixes alone are over budget
-        lines[index] = clipped
-        values_clipped += 1
+    lines, turns_dropped = _drop_earlier_turns(lines, budget, last)
+    lines, events_dropped = _drop_events(lines, budget)
+    lines, clipped = _clip_longest(lines, budget)
     text = "\n".join(line.text for line in lines)
     cut = Cut(
         budget=budget,
@@ -257,6 +332,7 @@ def render(run: Run, budget: int) -> QuotedTranscript:
         kept_chars=_size(lines),
         turns_dropped=turns_dropped,
         events_dropped=events_dropped,
-        values_clipped=values_clipped,
+        values_clipped=len(clipped),
+        clipped=tuple(clipped),
     )
     return QuotedTranscript(text=text, cut=cut, graded_turn=last + 1, lines=lines)
