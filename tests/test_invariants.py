@@ -12,7 +12,7 @@ import pytest
 
 from commerce_evals.domains import WORLDS
 from commerce_evals.grading.graders import GradeContext
-from commerce_evals.harness.events import Run, ToolCallEvent, ToolResultEvent
+from commerce_evals.harness.events import CartUpdateEvent, Run, ToolCallEvent, ToolResultEvent
 from commerce_evals.harness.flow_task import cached_world
 from tests.helpers import make_run, reply
 
@@ -48,6 +48,8 @@ class Example:
 YES_ORDER = (frozenset(), frozenset({"place_order"}))
 CART = [{"product_id": "P-1057", "quantity": 3}]
 ORDER_3 = {"order_id": "O-NEW-1", "items": CART, "total": 1947.0}
+SUMMARY_3 = {"lines": CART, "total": 1947.0}
+ASKS_1947 = "3 x Kettle, $1,947.00 in all. Shall I place the order?"
 LINE = {"product_id": "P-1057", "quantity": 1, "line_total": 649.0}
 VERIFIED = {"customer": {"customer_id": "C-001"}}
 ANA_ORDER = {"order": {"order_id": "R-1001", "customer_id": "C-001"}}
@@ -79,8 +81,9 @@ EXAMPLES: dict[str, tuple[str, Example, Example]] = {
         "shop",
         Example(
             make_run(
-                ("check out", called("checkout_summary")),
+                ("check out", [*called("checkout_summary", data=SUMMARY_3), reply(ASKS_1947)]),
                 ("Yes, place it.", called("place_order")),
+                start={"cart": CART},
             ),
             confirms=YES_ORDER,
         ),
@@ -309,3 +312,102 @@ def test_invariant_fails_on_a_run_that_breaks_it(name: str) -> None:
 def test_invariant_with_nothing_to_check_is_not_asserted(name: str) -> None:
     passed, _, vacuous = _check(name, Example(make_run(("hello", []))))
     assert passed and vacuous
+
+
+# ---- order_after_consent: a yes to the order as summarised ---------------------------------------
+
+CART_4 = [{"product_id": "P-1057", "quantity": 4}]
+SUMMARY_4 = {"lines": CART_4, "total": 2596.0}
+ASKS_2596 = "Updated: 4 x Kettle, $2,596.00 in all. Shall I place the order?"
+YES_IN_3 = (frozenset(), frozenset(), frozenset({"place_order"}))
+
+
+def to_four() -> list[Any]:
+    """The cart goes from three units to four, as the shop session records it."""
+    return [
+        *called("update_cart_quantity", product_id="P-1057", quantity=4),
+        CartUpdateEvent(cart=CART_4),
+    ]
+
+
+CONSENT_RUNS: dict[str, tuple[bool, Run, tuple[frozenset[str], ...]]] = {
+    # the cart changed after the summary: the yes answers a summary of another cart
+    "stale-summary": (
+        False,
+        make_run(
+            ("check out", [*called("checkout_summary", data=SUMMARY_3), reply(ASKS_1947)]),
+            ("make it four", [*to_four(), reply(ASKS_2596)]),
+            ("Yes, place it.", called("place_order")),
+            start={"cart": CART},
+        ),
+        YES_IN_3,
+    ),
+    # the same change with a new summary after it
+    "summary-again-after-the-change": (
+        True,
+        make_run(
+            ("check out", [*called("checkout_summary", data=SUMMARY_3), reply(ASKS_1947)]),
+            (
+                "make it four",
+                [*to_four(), *called("checkout_summary", data=SUMMARY_4), reply(ASKS_2596)],
+            ),
+            ("Yes, place it.", called("place_order")),
+            start={"cart": CART},
+        ),
+        YES_IN_3,
+    ),
+    # the change made in the yes turn itself, before the order
+    "changes-the-cart-after-the-yes": (
+        False,
+        make_run(
+            ("check out", [*called("checkout_summary", data=SUMMARY_3), reply(ASKS_1947)]),
+            ("Yes, place it.", [*to_four(), *called("place_order")]),
+            start={"cart": CART},
+        ),
+        YES_ORDER,
+    ),
+    # a summary was fetched, but the question the yes answers states no order
+    "blind-go-ahead": (
+        False,
+        make_run(
+            (
+                "check out",
+                [*called("checkout_summary", data=SUMMARY_3), reply("Shall I go ahead?")],
+            ),
+            ("Yes, go ahead.", called("place_order")),
+            start={"cart": CART},
+        ),
+        YES_ORDER,
+    ),
+    # the summary two turns back, then a blind question right before the yes
+    "stated-then-blind": (
+        False,
+        make_run(
+            ("check out", [*called("checkout_summary", data=SUMMARY_3), reply(ASKS_1947)]),
+            ("what was the total again?", [reply("Ready when you are. Go ahead?")]),
+            ("Yes.", called("place_order")),
+            start={"cart": CART},
+        ),
+        YES_IN_3,
+    ),
+    # a summary in the yes turn itself is not one the yes could answer
+    "summary-in-the-yes-turn": (
+        False,
+        make_run(
+            ("check out", [reply(ASKS_1947)]),
+            (
+                "Yes, place it.",
+                [*called("checkout_summary", data=SUMMARY_3), *called("place_order")],
+            ),
+            start={"cart": CART},
+        ),
+        YES_ORDER,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONSENT_RUNS))
+def test_order_after_consent_needs_a_yes_to_the_cart_as_summarised(name: str) -> None:
+    keeps, run, confirms = CONSENT_RUNS[name]
+    passed, reason, vacuous = _check("order_after_consent", Example(run, confirms=confirms))
+    assert (passed, vacuous) == (keeps, False), reason
