@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import lru_cache
 from importlib import import_module
+from pathlib import Path
 
 from inspect_ai import Epochs, Task, TaskSource, task, task_source, task_with
 
@@ -29,7 +31,7 @@ from commerce_evals.harness.flow_task import dataset_paths, sample_case_id, shar
 from commerce_evals.harness.shards import Shard
 from commerce_evals.harness.shards import metadata as shard_metadata
 from commerce_evals.harness.task_args import checked_arguments
-from commerce_evals.reports.set_spec import CaseInfo, RunSet, load_sets
+from commerce_evals.reports.set_spec import CaseInfo, RunSet, check_ids, load_sets
 
 logger = logging.getLogger(__name__)
 
@@ -43,18 +45,41 @@ def flow_task_function(flow: str) -> Callable[..., Task]:
     return getattr(import_module(f"commerce_evals.{flow}"), flow)
 
 
-def flows_with_cases(run_set: RunSet) -> list[str]:
+@lru_cache(maxsize=32)
+def _case_infos(paths: tuple[tuple[Path, int, int], ...]) -> list[CaseInfo]:
+    cases = load_cases([path for path, _, _ in paths])
+    return [CaseInfo(c.id, c.flow, c.priority, tuple(c.tags)) for c in cases]
+
+
+def flow_cases(flow: str) -> list[CaseInfo]:
+    """What selection reads of a flow's cases; read once per process while the files stay as
+    they are (a set run asks for every flow once per flow it runs)."""
+    stamps = tuple((p, p.stat().st_mtime_ns, p.stat().st_size) for p in dataset_paths(flow, None))
+    return _case_infos(stamps) if stamps else []
+
+
+def set_cases(run_set: RunSet) -> dict[str, list[CaseInfo]]:
+    """Every case of each flow the set may take cases from (flows with no case file left out)."""
+    found = {flow: flow_cases(flow) for flow in run_set.select.candidate_flows()}
+    return {flow: cases for flow, cases in found.items() if cases}
+
+
+def flows_with_cases(run_set: RunSet, cases: dict[str, list[CaseInfo]] | None = None) -> list[str]:
     """The flows whose case files hold at least one case of the set."""
-    found = []
-    for flow in run_set.select.candidate_flows():
-        paths = dataset_paths(flow, None)
-        if not paths:
-            continue
-        cases = load_cases(paths)
-        infos = (CaseInfo(c.id, c.flow, c.priority, tuple(c.tags)) for c in cases)
-        if any(run_set.select.matches(info) for info in infos):
-            found.append(flow)
-    return found
+    by_flow = set_cases(run_set) if cases is None else cases
+    return [
+        flow
+        for flow, infos in by_flow.items()
+        if any(run_set.select.matches(info) for info in infos)
+    ]
+
+
+def checked_set(name: str, sets_file: str | None) -> tuple[RunSet, dict[str, list[CaseInfo]]]:
+    """The set, once every case id it names is known to exist (see set_spec.check_ids)."""
+    run_set = load_sets(sets_file).get(name)
+    cases = set_cases(run_set)
+    check_ids(name, run_set, (info for infos in cases.values() for info in infos), sets_file)
+    return run_set, cases
 
 
 @task
@@ -79,7 +104,7 @@ def case_set_flow(
         judge: off for a code-only run on purpose (passed to the flow's task).
         shard: `i/n`: only shard i of n of the set's cases in this flow.
     """
-    run_set = load_sets(sets_file).get(set)
+    run_set = checked_set(set, sets_file)[0]
     function = flow_task_function(flow)
     # every flow task takes FlowArguments; an argument the set run was not given keeps the
     # flow's default
@@ -126,9 +151,9 @@ def case_set(
         judge: off for a code-only run on purpose (passed to each flow's task).
         shard: `i/n`: this machine's shard of the set (flows with no case in it are skipped).
     """
-    run_set = load_sets(sets_file).get(set)
+    run_set, cases = checked_set(set, sets_file)
     tasks = []
-    for flow in flows_with_cases(run_set):
+    for flow in flows_with_cases(run_set, cases):
         try:
             tasks.append(
                 case_set_flow(

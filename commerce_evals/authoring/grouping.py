@@ -18,6 +18,7 @@ import yaml
 from pydantic import Field, ValidationError
 
 from commerce_evals.authoring.notes import Note
+from commerce_evals.cases.reading import ReadError, read_data
 from commerce_evals.strict import Strict
 
 NOTES_OPEN, NOTES_CLOSE = "<notes>", "</notes>"
@@ -157,6 +158,8 @@ def write_modes(path: Path, modes: ModesFile) -> None:
 
 def read_modes(path: Path) -> ModesFile:
     try:
-        return ModesFile.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-    except (yaml.YAMLError, ValidationError) as err:
+        return ModesFile.model_validate(read_data(path, what="failure-modes file"))
+    except ReadError as err:
+        raise ValueError(str(err)) from err
+    except ValidationError as err:
         raise ValueError(f"{path}: not a failure-modes file: {err}") from err

@@ -13,7 +13,6 @@ a failure no grader caught.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,6 +21,7 @@ from pathlib import Path
 from pydantic import Field, ValidationError, field_validator
 
 from commerce_evals.cases.model import Case
+from commerce_evals.cases.reading import ReadError, parse_json, read_text
 from commerce_evals.grading.score_metadata import ScoreMetadata
 from commerce_evals.harness.events import Run
 from commerce_evals.judging.prompt import sha
@@ -73,13 +73,17 @@ def read_notes(path: Path) -> list[Note]:
         return []
     notes: list[Note] = []
     problems: list[str] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    try:
+        text = read_text(path, what="notes file")
+    except ReadError as err:
+        raise NotesFileError(err.problems) from err
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            notes.append(Note.model_validate(json.loads(line)))
-        except json.JSONDecodeError as err:
-            problems.append(f"{path}:{number}: (note): not valid JSON: {err.msg}")
+            notes.append(Note.model_validate(parse_json(line, f"{path}:{number}: (note)")))
+        except ReadError as err:
+            problems.extend(err.problems)
         except ValidationError as err:
             problems.extend(
                 f"{path}:{number}: {'.'.join(str(p) for p in e['loc']) or '(note)'}: {e['msg']}"

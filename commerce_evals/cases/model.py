@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import difflib
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -40,10 +42,11 @@ from commerce_evals.grading.keys import (  # noqa: F401  (the value shapes are r
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.strict import Strict
 
-CASE_ID = re.compile(r"^[a-z][a-z0-9_]*-\d{3}-[a-z0-9][a-z0-9-]*$")
+# ASCII: `\d` alone also matches full-width and other digits, twins of an ASCII id
+CASE_ID = re.compile(r"^[a-z][a-z0-9_]*-\d{3}-[a-z0-9][a-z0-9-]*$", re.ASCII)
 # Seed 003's task ids (`identity-missing`), accepted as written for tasks in its format; their flow
 # is the folder or file they sit in (datasets/support/...), kept in `flow_name`.
-SEED_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+SEED_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$", re.ASCII)
 
 
 class ExpectedBase(Strict):
@@ -187,6 +190,14 @@ class Case(Strict):
             "turns": [t.say if isinstance(t, UserTurn) else t for t in parsed],
             "confirms": [t.confirms if isinstance(t, UserTurn) else [] for t in parsed],
         }
+
+    @field_validator("turns")
+    @classmethod
+    def _turns_say_something(cls, value: list[str]) -> list[str]:
+        blank = [str(i) for i, turn in enumerate(value) if not turn.strip()]
+        if blank:
+            raise ValueError(f"turns.{blank[0]}: an empty user turn; write what the user says")
+        return value
 
     @field_validator("waive")
     @classmethod
@@ -366,7 +377,9 @@ class CaseFileError(InputError):
         super().__init__(problems)
 
 
-CASE_SUFFIXES = (".yaml", ".yml", ".json")
+CASE_SUFFIXES = (".yaml", ".yml", ".json")  # in any case: b.YAML is a case file
+# The top-level keys of a case file that is a mapping (a list of cases, or one case, is the rest).
+CASE_FILE_KEYS = ("cases", "defaults")
 MAX_CASE_FILE_BYTES = 8 * 1024 * 1024
 # Top-level keys of the other files that live beside case files (the run sets file, the price
 # table): a file in a folder holding one of them, and neither `cases:` nor `id:`, is not a case file.
@@ -399,9 +412,10 @@ def _read_entries(path: Path) -> list[Any]:
             [f"{path}: the file holds no cases (it is empty); add cases or remove it"]
         )
     if isinstance(data, dict) and "cases" in data:
+        _check_top_level(data, path)
         defaults = data.get("defaults") or {}
         data = data["cases"]
-        if isinstance(defaults, dict) and isinstance(data, list):
+        if isinstance(data, list):
             # keys every entry gets unless it sets them (seed tasks have no priority/difficulty)
             data = [{**defaults, **e} if isinstance(e, dict) else e for e in data]
     elif isinstance(data, dict) and ("id" in data or is_seed_task(data)):
@@ -419,6 +433,22 @@ def _read_entries(path: Path) -> list[Any]:
     if not data:
         raise CaseFileError([f"{path}: the file holds no cases (an empty list); add cases"])
     return data
+
+
+def _check_top_level(data: dict[Any, Any], path: Path) -> None:
+    """Beside `cases:` only `defaults:` (a mapping): a typo there would be ignored otherwise."""
+    for key in data:
+        if key not in CASE_FILE_KEYS:
+            near = difflib.get_close_matches(str(key), CASE_FILE_KEYS, n=1)
+            hint = f"did you mean {near[0]}:? " if near else ""
+            raise CaseFileError(
+                [
+                    f"{path}: {key}: not a key of a case file; {hint}"
+                    f"its top-level keys are {', '.join(CASE_FILE_KEYS)}"
+                ]
+            )
+    if "defaults" in data and not isinstance(data["defaults"], dict):
+        raise CaseFileError([f"{path}: defaults: expected a mapping of case keys every case gets"])
 
 
 def flow_of_path(path: Path | str) -> str | None:
@@ -497,21 +527,60 @@ def is_case_file(path: Path) -> bool:
     return not OTHER_FILE_KEYS & set(map(str, data))
 
 
-def sort_case_files(path: Path) -> tuple[list[Path], list[Path]]:
-    """(case files, other files) under a folder, or the one file named; sorted for a stable
-    order. A path that does not exist, or a folder with no case file, is a CaseFileError.
-    eval and lint both read folders through this, so they agree on what a case file is."""
-    if path.is_dir():
-        found = sorted(p for p in path.rglob("*") if p.suffix in CASE_SUFFIXES and p.is_file())
-        cases = [p for p in found if is_case_file(p)]
-        if not cases:
-            raise CaseFileError(
-                [f"{path}: no case files in this folder (looked for *.yaml, *.yml, *.json)"]
-            )
-        return cases, [p for p in found if p not in cases]
+def has_case_suffix(path: Path) -> bool:
+    return path.suffix.lower() in CASE_SUFFIXES
+
+
+def skip_reason(path: Path) -> str:
+    """Why a file in a case folder is not read as cases (sort_case_files' other files)."""
+    if not has_case_suffix(path):
+        return f"not a case file (its name does not end in {', '.join(CASE_SUFFIXES)})"
+    keys = " or ".join(f"{key}:" for key in sorted(OTHER_FILE_KEYS))
+    return f"not a case file (it holds {keys} and no cases:)"
+
+
+def _broken_link(path: Path) -> str:
+    return f"{path}: a symbolic link to {os.readlink(path)}, which does not exist; fix or remove it"
+
+
+def _dangling(folder: Path) -> list[str]:
+    """Symbolic links under a case folder whose target is gone: an error, never a skip."""
+    return [_broken_link(p) for p in sorted(folder.rglob("*")) if p.is_symlink() and not p.exists()]
+
+
+def _named_file(path: Path) -> list[Path]:
+    if path.is_symlink() and not path.exists():
+        raise CaseFileError([_broken_link(path)])
     if not path.exists():
         raise CaseFileError([f"{path}: no such case file or folder"])
-    return [path], []
+    if path.suffix.lower() == ".eval":
+        raise CaseFileError(
+            [
+                f"{path}: an Inspect log, not a case file; give case files (*.yaml, *.yml, "
+                "*.json), and read logs with inspect view or commerce-evals gate, diff, compare"
+            ]
+        )
+    return [path]
+
+
+def sort_case_files(path: Path) -> tuple[list[Path], list[Path]]:
+    """(case files, other files) under a folder, or the one file named; sorted for a stable
+    order. Case-file suffixes match in any case; every other file is returned with the others
+    (skip_reason says why), and a dangling symbolic link is an error. A path that does not
+    exist, or a folder with no case file, is a CaseFileError. eval and lint both read folders
+    through this, so they agree on what a case file is."""
+    if not path.is_dir():
+        return _named_file(path), []
+    broken = _dangling(path)
+    if broken:
+        raise CaseFileError(broken)
+    found = sorted(p for p in path.rglob("*") if p.is_file())
+    cases = [p for p in found if has_case_suffix(p) and is_case_file(p)]
+    if not cases:
+        raise CaseFileError(
+            [f"{path}: no case files in this folder (looked for *.yaml, *.yml, *.json)"]
+        )
+    return cases, [p for p in found if p not in cases]
 
 
 def case_files(path: Path) -> list[Path]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from string import Template
@@ -14,7 +15,13 @@ from inspect_ai.log import HeadlineMetric
 from inspect_ai.scorer import Scorer
 
 from commerce_evals.cases.errors import InputError
-from commerce_evals.cases.model import Case, CaseFileError, case_files, load_case_sources
+from commerce_evals.cases.model import (
+    Case,
+    CaseFileError,
+    load_case_sources,
+    skip_reason,
+    sort_case_files,
+)
 from commerce_evals.cases.reading import read_text
 from commerce_evals.domains.base import (
     DATASETS,
@@ -39,6 +46,8 @@ from commerce_evals.harness.solver import SESSION_VARIABLES, commerce_agent
 from commerce_evals.harness.task_args import DEFAULT_MAX_ROUNDS
 from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import check_expected
+
+logger = logging.getLogger(__name__)
 
 
 class InstructionsError(InputError):
@@ -89,13 +98,39 @@ def world_fingerprints(
     }
 
 
+def dataset_files(flow: str, dataset: str | None) -> tuple[list[Path], list[str]]:
+    """The flow's case files, and a line for each file of its folder that is not read (why)."""
+    folder = Path(dataset) if dataset else DATASETS / flow
+    if dataset or folder.is_dir():
+        found, others = sort_case_files(folder)
+        return found, [f"{p}: skipped: {skip_reason(p)}" for p in others]
+    return [p for p in (DATASETS / f"{flow}.yaml", DATASETS / f"{flow}.json") if p.exists()], []
+
+
 def dataset_paths(flow: str, dataset: str | None) -> list[Path]:
-    if dataset:
-        return case_files(Path(dataset))
-    folder = DATASETS / flow
-    if folder.is_dir():
-        return case_files(folder)
-    return [p for p in (DATASETS / f"{flow}.yaml", DATASETS / f"{flow}.json") if p.exists()]
+    return dataset_files(flow, dataset)[0]
+
+
+def check_flows(sources: list[tuple[Path, Case]], flow: str) -> None:
+    """Every case is the task's flow's: a case id names its flow, and a case run under another
+    flow's task would meet another agent, tools and World than it was written for. A task of
+    its own name over flow_task (not a flow of the table) picks its cases itself."""
+    if flow not in FLOWS:
+        return
+    problems = []
+    for path, case in sources:
+        if case.flow == flow:
+            continue
+        if case.flow in FLOWS:
+            fix = f"run it with inspect eval commerce_evals/{case.flow}"
+            problems.append(f"{path}: case {case.id}: a {case.flow} case under task {flow}; {fix}")
+        else:
+            problems.append(
+                f"{path}: case {case.id}: its id names no flow ({case.flow}); a case of task "
+                f"{flow} has an id {flow}-<nnn>-<behavior>"
+            )
+    if problems:
+        raise CaseFileError(problems)
 
 
 def check_placeholders(template: str, variables: dict[str, Any], path: Path) -> None:
@@ -196,6 +231,18 @@ def samples_for(
     return samples
 
 
+def no_variants(flow: str, cases: int, counterexamples: bool, alternatives: bool) -> str:
+    """Why `-T counterexamples=true` / `-T alternatives=true` made no sample at all."""
+    kinds = [
+        k for k, on in (("counterexamples", counterexamples), ("alternatives", alternatives)) if on
+    ]
+    given = " ".join(f"-T {k}=true" for k in kinds)
+    return (
+        f"{given}: none of the {cases} case(s) of flow {flow!r} has {' or '.join(kinds)}; "
+        f"drop {given} to run the cases themselves"
+    )
+
+
 def sample_case_id(sample: Sample) -> str:
     return str((sample.metadata or {})["case"]["id"])
 
@@ -271,10 +318,13 @@ def flow_task(
     template = read_text(instructions_path, what="instructions file")
     all_variables = {**world.instruction_variables(), **(variables or {})}
     check_placeholders(template, all_variables, instructions_path)
-    paths = dataset_paths(flow, dataset)
+    paths, skipped = dataset_files(flow, dataset)
     if not paths:
         raise CaseFileError([f"no case file for flow {flow!r} under {DATASETS}"])
+    for line in skipped:
+        logger.warning(line)
     sources = load_case_sources(paths, flow)
+    check_flows(sources, flow)
     if not poisoned:
         sources = [(p, c) for p, c in sources if not EVAL_ONLY_TAGS & set(c.tags)]
         if not sources:
@@ -288,6 +338,8 @@ def flow_task(
         "tools_sha": fingerprint([(t.name, t.description, t.parameters) for t in profile.tools]),
     }
     samples = samples_for(cases, counterexamples, agent_fingerprint, alternatives)
+    if not samples:
+        raise CaseFileError([no_variants(flow, len(cases), counterexamples, alternatives)])
     all_case_ids = [sample_case_id(s) for s in samples]
     part = Shard.parse(shard) if shard else None
     if part is not None:
@@ -351,6 +403,7 @@ def flow_task(
             "counterexamples": counterexamples,
             "alternatives": alternatives,
             "poisoned": poisoned,
+            "skipped_files": skipped,
             "judge": "on" if judging else "off",
             **agent_fingerprint,
             # the world's hashes go in the task's metadata only: every sample shares them

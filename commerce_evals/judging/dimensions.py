@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from pydantic import Field, ValidationError
 
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.model import Expected
+from commerce_evals.cases.reading import ReadError, parse_yaml, read_text
 from commerce_evals.strict import Strict
 
 JUDGES_DIR = Path(__file__).resolve().parent / "prompts"
@@ -57,14 +57,17 @@ class Dimension:
 
 
 def parse_dimension_file(path: Path) -> Dimension:
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = read_text(path, what="dimension file")
+    except ReadError as err:
+        raise DimensionFileError(err.problems) from err
     match = _FRONT_MATTER.match(text)
     if not match:
         raise DimensionFileError(f"{path}: needs a front matter block between '---' lines")
     try:
-        meta = DimensionMeta.model_validate(yaml.safe_load(match.group(1)) or {})
-    except yaml.YAMLError as err:
-        raise DimensionFileError(f"{path}: front matter is not valid YAML: {err}") from err
+        meta = DimensionMeta.model_validate(parse_yaml(match.group(1), str(path)) or {})
+    except ReadError as err:
+        raise DimensionFileError(err.problems) from err
     except ValidationError as err:
         first = err.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"]) or "(front matter)"

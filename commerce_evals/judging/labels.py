@@ -24,7 +24,13 @@ import yaml
 from pydantic import Field, ValidationError, field_validator
 
 from commerce_evals.cases.errors import InputError
-from commerce_evals.cases.reading import ReadError, compose_yaml, parse_json, read_text
+from commerce_evals.cases.reading import (
+    ReadError,
+    compose_yaml,
+    construct_yaml,
+    parse_json,
+    read_text,
+)
 from commerce_evals.judging.dimensions import NAME
 from commerce_evals.strict import Strict
 
@@ -92,13 +98,24 @@ def _yaml_entries(path: Path, text: str) -> list[tuple[int, Any]]:
     if root is None:
         return []
     if isinstance(root, yaml.MappingNode):
-        found = [v for k, v in root.value if getattr(k, "value", None) == "labels"]
+        found = [(k, v) for k, v in root.value if getattr(k, "value", None) == "labels"]
         if not found:
             raise LabelFileError([f"{path}:1: (file): expected a list of labels or 'labels:'"])
-        root = found[0]
+        if len(found) > 1:
+            first, again = (k.start_mark.line + 1 for k, _ in found[:2])
+            raise LabelFileError(
+                [
+                    f"{path}: line {again}: key 'labels' written twice (first on line {first}); "
+                    "keep one of them"
+                ]
+            )
+        root = found[0][1]
     if not isinstance(root, yaml.SequenceNode):
         raise LabelFileError([f"{path}:1: (file): expected a list of labels"])
-    return [(node.start_mark.line + 1, yaml.safe_load(yaml.serialize(node))) for node in root.value]
+    try:
+        return [(node.start_mark.line + 1, construct_yaml(node, str(path))) for node in root.value]
+    except ReadError as err:
+        raise LabelFileError(err.problems) from err
 
 
 def read_labels(path: Path) -> list[Label]:
@@ -109,7 +126,7 @@ def read_labels(path: Path) -> list[Label]:
         text = read_text(path, what="label file")
     except ReadError as err:
         raise LabelFileError(err.problems) from err
-    yaml_file = path.suffix in {".yaml", ".yml"}
+    yaml_file = path.suffix.lower() in {".yaml", ".yml"}
     entries = _yaml_entries(path, text) if yaml_file else _jsonl_entries(path, text)
     labels: list[Label] = []
     problems: list[str] = []
@@ -126,7 +143,7 @@ def read_labels(path: Path) -> list[Label]:
 def append_label(path: Path, label: Label) -> None:
     """Add one label at the end of the file (a JSON line, or a YAML list item)."""
     data = json.dumps(label.model_dump(mode="json", exclude_defaults=True), ensure_ascii=False)
-    yaml_file = path.suffix in {".yaml", ".yml"}
+    yaml_file = path.suffix.lower() in {".yaml", ".yml"}
     try:
         existing = read_text(path, what="label file") if path.exists() else ""
         root = compose_yaml(existing, str(path)) if yaml_file and existing.strip() else None

@@ -39,6 +39,8 @@ from commerce_evals.harness.shards import Shard
 from commerce_evals.reports.set_spec import CaseInfo, Priority
 
 SCORER = "commerce_case"
+# the scorers whose verdicts the reports read: a flow's, and the production task's judges
+VERDICT_SCORERS = (SCORER, "production_judges")
 PARTS = ("outcome", "path", "calls", "rubric")
 PRIORITIES: tuple[Priority, ...] = ("critical", "high", "medium", "low")
 Status = Literal["pass", "fail", "flaky", "needs_review", "error", "unscored"]
@@ -313,6 +315,38 @@ def log_files(paths: Sequence[Path | str]) -> list[Location]:
     return list(dict.fromkeys(files))
 
 
+def same_location(first: str, second: str) -> bool:
+    """Whether two log arguments name one file or folder (one URL, or one local path however
+    written: relative, absolute, through a symbolic link)."""
+    if is_url(first) or is_url(second):
+        return first.rstrip("/") == second.rstrip("/")
+    one, other = (Path(p.removeprefix("file://")) for p in (first, second))
+    try:
+        return one.exists() and other.exists() and one.samefile(other)
+    except OSError:
+        return False
+
+
+def scorer_names(log: EvalLog) -> set[str]:
+    """The scorers a log's task declared (its header), else those its results name."""
+    declared = {s.name for s in log.eval.scorers or []}
+    reported = {s.name for s in (log.results.scores if log.results else [])}
+    return {name.rsplit("/", 1)[-1] for name in declared | reported}
+
+
+def check_verdicts(path: Path | Location, log: EvalLog, scorers: Sequence[str]) -> None:
+    """A log this project's reports can read: its task was scored by one of `scorers`. A log of
+    another task holds no verdict of ours, and reading it would report "nothing failed"."""
+    names = scorer_names(log)
+    if names & set(scorers):
+        return
+    scored = f"scored by {', '.join(sorted(names))}" if names else "no scorer"
+    raise LogReadError(
+        f"{path}: a log of task {log.eval.task!r} ({scored}) holds no commerce-evals verdict; "
+        f"give logs of the tasks scored by {' or '.join(scorers)}"
+    )
+
+
 def _run_key(log: EvalLog) -> str:
     """What makes logs the same run: a run with a simulated customer is another run."""
     spec = log.eval
@@ -352,10 +386,15 @@ def read_log(path: Path | Location, header_only: bool = False) -> EvalLog:
         ) from err
 
 
-def read_logs(paths: Sequence[Path | str], latest: bool = True) -> list[tuple[Location, EvalLog]]:
-    """Logs with their samples; with `latest`, one per (task, model, arguments)."""
+def read_logs(
+    paths: Sequence[Path | str], latest: bool = True, scorers: Sequence[str] = VERDICT_SCORERS
+) -> list[tuple[Location, EvalLog]]:
+    """Logs with their samples; with `latest`, one per (task, model, arguments). Every log
+    must be of a task scored by one of `scorers` (check_verdicts)."""
     files = log_files(paths)
     headers = [(path, read_log(path, header_only=True)) for path in files]
+    for path, header in headers:
+        check_verdicts(path, header, scorers)
     if latest:
         headers = latest_per_run(headers)
     return [(path, read_log(path)) for path, _ in headers]
@@ -512,7 +551,7 @@ def load_run(
 ) -> RunResults:
     """One run (one model) from log files or folders; `model` picks one out of a sweep, and
     `flag` is the command's option that does so (named when the logs hold several models)."""
-    runs = results_by_model(read_logs(paths))
+    runs = results_by_model(read_logs(paths, scorers=(SCORER,)))
     where = ", ".join(str(p) for p in paths)
     if model is not None:
         if model not in runs:

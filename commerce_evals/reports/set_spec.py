@@ -12,6 +12,7 @@ A case is in a set when its flow is one of `flows` (empty: every flow), and it m
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -159,3 +160,25 @@ def load_sets(path: Path | str | None = None) -> SetsFile:
 
 def select(run_set: RunSet, cases: Iterable[CaseInfo]) -> list[CaseInfo]:
     return [case for case in cases if run_set.select.matches(case)]
+
+
+def check_ids(
+    name: str, run_set: RunSet, cases: Iterable[CaseInfo], path: Path | str | None
+) -> None:
+    """Every id the set names is a case of its flows: a mistyped id would select nothing, and
+    the set would run (and gate) without the case it was written for."""
+    known = {case.id for case in cases}
+    unknown = [i for i in run_set.select.ids if i not in known]
+    if not unknown:
+        return
+    where = Path(path) if path else SETS_FILE
+    chosen = run_set.select.flows
+    flows = f"the flows {', '.join(chosen)}" if chosen else "any flow"
+    problems = []
+    for case_id in unknown:
+        near = difflib.get_close_matches(case_id, sorted(known), n=1)
+        hint = f"; did you mean {near[0]}?" if near else ""
+        problems.append(
+            f"{where}: sets.{name}.select.ids: {case_id} names no case of {flows}{hint}"
+        )
+    raise SetsFileError(problems)

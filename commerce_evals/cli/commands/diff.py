@@ -12,6 +12,7 @@ verdict (needs review, or errored); 2: error, or runs that cannot be diffed.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -28,7 +29,7 @@ from commerce_evals.reports.diffing import (
 )
 from commerce_evals.reports.fingerprints import differences
 from commerce_evals.reports.formatting import epochs_text, rate
-from commerce_evals.reports.logs import LogReadError, RunResults, load_run
+from commerce_evals.reports.logs import LogReadError, RunResults, load_run, same_location
 from commerce_evals.reports.report import Column, Report, Table, Text, table
 from commerce_evals.reports.terminal import print_report
 
@@ -210,6 +211,11 @@ def diff_command(
     ] = False,
 ) -> None:
     """Newly failing, fixed, still failing and flaky cases by priority, with McNemar's test."""
+    if not 0 < alpha < 1:
+        die(f"--alpha {alpha:g}: a significance level is between 0 and 1 (0.05 is usual)")
+    if same_location(base, new):
+        kind = "folder" if Path(base).is_dir() else "file"
+        die(f"BASE and NEW are the same {kind} ({base}); give the logs of two runs")
     try:
         base_run = load_run([base], base_model, flag="--base-model")
         new_run = load_run([new], new_model, flag="--new-model")

@@ -15,11 +15,12 @@ from typing import Annotated
 
 import typer
 
+from commerce_evals.case_set import set_cases
 from commerce_evals.cli.commands._output import EXIT_FAILED, console, die
 from commerce_evals.reports.gating import GateReport, gate
 from commerce_evals.reports.logs import LogReadError, RunResults, load_run
 from commerce_evals.reports.report import Cell, Report, Table, Text, table
-from commerce_evals.reports.set_spec import SetsFileError, load_sets
+from commerce_evals.reports.set_spec import SetsFileError, check_ids, load_sets
 from commerce_evals.reports.terminal import print_report
 
 
@@ -94,6 +95,9 @@ def gate_command(
         run = load_run(logs, model)
         name = which_set(run, set_name)
         run_set = load_sets(sets_file).get(name)
+        check_ids(
+            name, run_set, (c for cases in set_cases(run_set).values() for c in cases), sets_file
+        )
     except (LogReadError, SetsFileError) as err:
         die(str(err))
     report = gate(name, run_set, run)
