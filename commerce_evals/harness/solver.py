@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import deque
 from functools import lru_cache
 from string import Template
 from typing import Any
@@ -19,10 +18,10 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.tool import ToolDef, ToolParams
+from inspect_ai.tool import ToolCall, ToolDef, ToolParams
 
 from commerce_evals.cases.model import Case
-from commerce_evals.domains.base import AgentProfile, Session, World
+from commerce_evals.domains.base import AgentProfile, HarnessError, Session, World
 from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.grading.graders import tables_read
 from commerce_evals.harness.chain import start_session
@@ -55,23 +54,52 @@ def render_instructions(template: str, variables: dict[str, Any], session: Sessi
 
 
 class _PendingCalls:
-    """Matches executions to the model's call ids (Inspect runs a round's calls in order)."""
+    """The call a handler answers. `execute_round` hands Inspect one call at a time, so the
+    handler that runs answers the current call, and a call whose handler never ran was refused.
+
+    Matching by tool name instead swaps ids when Inspect refuses one of two calls to one tool in
+    a round (a wrong argument type) and runs the other: the executed call is recorded under the
+    refused one's id."""
 
     def __init__(self) -> None:
-        self._queue: deque[tuple[str, str]] = deque()
+        self._current: tuple[str, str] | None = None
         self.done: set[str] = set()
 
-    def load(self, calls: list[tuple[str, str]]) -> None:
-        self._queue = deque(calls)
-        self.done = set()
+    def start(self, call_id: str, tool: str) -> None:
+        self._current = (call_id, tool)
 
     def take(self, tool: str) -> str:
-        for index, (call_id, name) in enumerate(self._queue):
-            if name == tool:
-                del self._queue[index]
-                self.done.add(call_id)
-                return call_id
-        return f"{tool}-unmatched"
+        current, self._current = self._current, None
+        if current is None or current[1] != tool:
+            raise HarnessError(
+                f"tool {tool!r} ran outside the call Inspect was executing ({current}): "
+                "a harness bug, not the agent's"
+            )
+        self.done.add(current[0])
+        return current[0]
+
+
+async def execute_round(
+    messages: list[ChatMessage],
+    tools: list[ToolDef],
+    pending: _PendingCalls,
+    calls: list[ToolCall],
+) -> list[ChatMessage]:
+    """Inspect's answers to `calls` of the assistant message that ends `messages`: one Inspect
+    execution per call, in the model's order, so each handler knows its own call's id (Inspect
+    tells a tool nothing of the call it serves). `pending.done` ends as the calls that ran."""
+    message = messages[-1]
+    assert isinstance(message, ChatMessageAssistant), "a round's calls follow the model's message"
+    pending.done = set()
+    answers: list[ChatMessage] = []
+    try:
+        for call in calls:
+            pending.start(call.id, call.function)
+            messages[-1] = message.model_copy(update={"tool_calls": [call]})
+            answers.extend((await execute_tools(messages, tools)).messages)
+    finally:
+        messages[-1] = message
+    return answers
 
 
 @lru_cache(maxsize=256)
@@ -197,11 +225,10 @@ async def _run_turn(
         turn.events.extend(
             ToolCallEvent(call_id=c.id, tool=c.function, args=c.arguments or {}) for c in calls
         )
-        pending.load([(c.id, c.function) for c in calls])
-        result = await execute_tools(messages, tools)
-        messages.extend(result.messages)
+        answers = await execute_round(messages, tools, pending, calls)
+        messages.extend(answers)
         turn.events.extend(session.drain_events())
-        turn.events.extend(_unexecuted(result.messages, pending.done))
+        turn.events.extend(_unexecuted(answers, pending.done))
         if session.turn_ended:
             turn.events.append(TurnEndEvent(reason="turn_ending_tool"))
             return
