@@ -55,6 +55,18 @@ class Argument:
     form: Callable[[Any], Any] | None = None
 
 
+def comma_separated(value: Any) -> str:
+    """Names written `a,b`: Inspect's CLI hands `-T dimensions=a,b` over as the list [a, b], a
+    config file or Python as the text; either is the text `a,b` here."""
+    items = value if isinstance(value, list) else [value]
+    if any(isinstance(i, bool) or not isinstance(i, str | int | float) for i in items):
+        raise ValueError("expected comma-separated names")
+    text = ",".join(str(i).strip() for i in items)
+    if not text.strip(", "):
+        raise ValueError("is empty")
+    return text
+
+
 # The one table of declarations: add an entry here for a new argument with allowed values, a
 # minimum or a path (a plain bool/int/str argument is checked by its annotation alone).
 ARGUMENTS: dict[str, Argument] = {
@@ -71,7 +83,7 @@ ARGUMENTS: dict[str, Argument] = {
     "set": Argument(str, "a set of the sets file"),
     "sets_file": Argument(str, "a sets file", path="file"),
     "traffic": Argument(str, "a traffic file (JSON lines)", path="file"),
-    "dimensions": Argument(str, "comma-separated shared judge dimensions"),
+    "dimensions": Argument(object, "comma-separated shared judge dimensions", form=comma_separated),
     "judge_max_chars": Argument(int, "the judge's transcript budget", minimum=1),
     "shard": Argument(str, "this machine's part of a sweep, i/n", form=canonical_shard),
 }

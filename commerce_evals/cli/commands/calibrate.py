@@ -150,9 +150,7 @@ def calibrate(
     try:
         all_labels = read_labels(labels)
     except LabelFileError as err:
-        for problem in err.problems:
-            console.print(f"[red]{escape(problem)}[/red]", highlight=False, soft_wrap=True)
-        raise typer.Exit(2) from err
+        die("\n".join(err.problems))  # `error:` and exit 2, as every command's input error
     try:
         # files, folders or URLs, as diff, gate and compare accept; a folder with no log is an error
         items = read_judged(log_files(logs))

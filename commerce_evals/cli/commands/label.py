@@ -20,6 +20,7 @@ from rich.panel import Panel
 from rich.prompt import Prompt
 from rich.text import Text
 
+from commerce_evals.cli.commands._output import die
 from commerce_evals.grading.score_metadata import ScoreMetadata
 from commerce_evals.harness.events import (
     Run,
@@ -185,9 +186,7 @@ def label(
     try:
         existing = read_labels(labels)
     except LabelFileError as err:
-        for problem in err.problems:
-            console.print(f"[red]{escape(problem)}[/red]", highlight=False, soft_wrap=True)
-        raise typer.Exit(2) from err
+        die("\n".join(err.problems))  # `error:` and exit 2, as every command's input error
     labeller = ""
     while not labeller:
         labeller = " ".join(Prompt.ask("Your name (recorded on every label)").split())

@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from commerce_evals.cases.model import CaseFileError, sort_case_files
+from commerce_evals.cases.model import CaseFileError, skip_reason, sort_case_files
 from commerce_evals.cli.commands._output import die, plural
 from commerce_evals.domains.base import DATASETS
 from commerce_evals.lint.runner import RULES, Finding, check, load, waivers
@@ -66,7 +66,7 @@ def lint(
     if not run.cases and not findings:
         die("no cases found")
     for path in run.skipped:
-        out.print(f"[dim]skipped {escape(_shown(str(path)))}: not a case file[/dim]")
+        out.print(f"[dim]skipped {escape(_shown(str(path)))}: {skip_reason(path)}[/dim]")
     for waiver in waivers(run):
         out.print(f"[dim]waiver: {escape(waiver)}[/dim]")
     for finding in findings:

@@ -32,8 +32,8 @@ class Location(FrozenStrict):
 
 
 class Pricing(FrozenStrict):
-    buyNowPrice: float = Field(gt=0)
-    floorPrice: float = Field(gt=0)
+    buyNowPrice: float = Field(gt=0, allow_inf_nan=False)
+    floorPrice: float = Field(gt=0, allow_inf_nan=False)
 
     @model_validator(mode="after")
     def _floor_under_price(self) -> Pricing:
@@ -73,11 +73,11 @@ class Buyer(FrozenStrict):
 class Offer(FrozenStrict):
     id: str = Field(pattern=r"^OF-\d{4}$")
     vehicleId: str
-    amount: float = Field(gt=0)
+    amount: float = Field(gt=0, allow_inf_nan=False)
     status: OfferStatus
     receivedAt: datetime
     buyer: Buyer
-    counterPrice: float | None = None
+    counterPrice: float | None = Field(default=None, gt=0, allow_inf_nan=False)
     message: str = ""
 
 
@@ -96,7 +96,7 @@ class Closing(FrozenStrict):
     vehicleId: str
     offerId: str
     buyerName: str
-    salePrice: float = Field(gt=0)
+    salePrice: float = Field(gt=0, allow_inf_nan=False)
     status: Literal["OPEN", "COMPLETE", "CANCELLED"]
     steps: list[ClosingStep] = Field(min_length=1)
 
@@ -127,16 +127,16 @@ class Task(FrozenStrict):
 
 class BuyTarget(FrozenStrict):
     segment: str
-    want: int = Field(ge=0)
-    bought: int = Field(ge=0)
-    maxPrice: float = Field(gt=0)
+    want: int = Field(ge=0, strict=True)
+    bought: int = Field(ge=0, strict=True)
+    maxPrice: float = Field(gt=0, allow_inf_nan=False)
 
 
 class BuyPlan(FrozenStrict):
     id: str
     month: str = Field(pattern=r"^\d{4}-\d{2}$")
-    budget: float = Field(gt=0)
-    spent: float = Field(ge=0)
+    budget: float = Field(gt=0, allow_inf_nan=False)
+    spent: float = Field(ge=0, allow_inf_nan=False)
     targets: list[BuyTarget] = Field(min_length=1)
 
 

@@ -2,12 +2,30 @@
 
 from __future__ import annotations
 
+import math
 from datetime import date
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from commerce_evals.strict import Strict
+
+# Every number a gate compares holds a value a store can have: finite (NaN makes every comparison
+# false, so a NaN cap would let anything through), never below zero; a count is a whole number
+# (`true` is not 1).
+Money = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Count = Annotated[int, Field(ge=0, strict=True)]
+
+
+def is_money(value: Any) -> bool:
+    """A price as a gate may compare it: a finite number, 0 or more (not a bool)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return number and math.isfinite(value) and value >= 0
+
+
+def is_count(value: Any) -> bool:
+    """Units on hand: a whole number, 0 or more (not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 class Review(Strict):
@@ -22,8 +40,8 @@ class Product(Strict):
     brand: str
     seller: str
     niche: str
-    price: float = Field(ge=0)
-    stock: int = Field(ge=0)
+    price: Money
+    stock: Count
     attributes: dict[str, Any] = Field(default_factory=dict)
     description: str = ""
     rating: float = Field(default=0.0, ge=0, le=5)
@@ -69,9 +87,11 @@ class Orders(Strict):
 
 
 class Caps(Strict):
-    max_quantity_per_line: int = 10
-    max_cart_total: float = 2000.0
-    max_price_change_pct: float = 30.0
+    """The store's limits the gates enforce; each above zero (a zero cap blocks everything)."""
+
+    max_quantity_per_line: int = Field(default=10, gt=0, strict=True)
+    max_cart_total: float = Field(default=2000.0, gt=0, allow_inf_nan=False)
+    max_price_change_pct: float = Field(default=30.0, gt=0, allow_inf_nan=False)
 
 
 class Customer(Strict):
@@ -104,7 +124,7 @@ class SellerMessages(Strict):
 
 class SeenProduct(Strict):
     product_id: str
-    price_seen: float | None = None
+    price_seen: Money | None = None
 
 
 class CartLineState(Strict):
@@ -127,6 +147,14 @@ class StagedChangeState(Strict):
     new_value: Any
     note: str = ""
     approved_by: str | None = None
+
+    @model_validator(mode="after")
+    def _value_fits_kind(self) -> StagedChangeState:
+        if self.kind == "price" and not is_money(self.new_value):
+            raise ValueError("new_value: a price change's new_value is a price, 0 or more")
+        if self.kind == "stock" and not is_count(self.new_value):
+            raise ValueError("new_value: a stock change's new_value is a whole number, 0 or more")
+        return self
 
 
 class ShopState(Strict):

@@ -6,12 +6,13 @@ the same over 150 products as over 100,000.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 from commerce_evals.domains.base import Session, ToolFailure
 from commerce_evals.domains.shop import gates
 from commerce_evals.domains.shop.fixtures import ShopFixtures
-from commerce_evals.domains.shop.models import Product, ShopState
+from commerce_evals.domains.shop.models import Product, ShopState, is_count
 from commerce_evals.domains.tooling import tool
 from commerce_evals.harness.events import CartUpdateEvent, ChangeUpdateEvent, Snapshot, UiEvent
 
@@ -109,9 +110,11 @@ class ShopSession(Session):
                 price = round(float(new_value), 2)
             except (TypeError, ValueError) as err:
                 raise ToolFailure("a price change needs a number as new_value") from err
+            if not math.isfinite(price) or price < 0:  # NaN would pass every cap comparison
+                raise ToolFailure("a price change needs a price of 0 or more as new_value")
             gates.price_change_cap(product.price, price, self.caps.max_price_change_pct)
             return price
-        if kind == "stock" and (not isinstance(new_value, int) or new_value < 0):
+        if kind == "stock" and not is_count(new_value):
             raise ToolFailure("a stock change needs a whole number of units, 0 or more")
         if kind == "listing_text" and not (isinstance(new_value, str) and new_value.strip()):
             raise ToolFailure("a listing_text change needs the new description as text")
@@ -122,6 +125,8 @@ class ShopSession(Session):
                 percent_off = float(new_value["percent_off"])
             except (TypeError, ValueError) as err:
                 raise ToolFailure("a promotion's percent_off is a number, e.g. 15") from err
+            if not 0 < percent_off <= 100:  # also false for NaN
+                raise ToolFailure("a promotion's percent_off is above 0 and at most 100, e.g. 15")
             gates.price_change_cap(
                 product.price,
                 product.price * (1 - percent_off / 100),

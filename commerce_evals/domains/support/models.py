@@ -49,7 +49,7 @@ class Item(Strict):
 
     item_id: str = Field(pattern=ITEM_ID)
     name: str
-    price: float = Field(gt=0)
+    price: float = Field(gt=0, allow_inf_nan=False)
     clearance: bool = False
 
 
@@ -96,7 +96,7 @@ class Refund(Strict):
     refund_id: str = Field(pattern=r"^RF-[A-Z0-9-]+$")
     order_id: str = Field(pattern=ORDER_ID)
     item_ids: list[str] = Field(min_length=1)
-    amount: float = Field(gt=0)
+    amount: float = Field(gt=0, allow_inf_nan=False)
     reason: str
     issued_on: date
 
