@@ -33,7 +33,7 @@ def test_every_seed_task_checks_state_and_names_its_never() -> None:
     for case in SEED:
         keys = set(case.expected.asserted_keys())
         assert "state" in keys or "reply_includes" in keys, case.id
-        assert keys & {"never_calls", "at_most"}, case.id
+        assert keys & {"never_calls", "never_does", "at_most"}, case.id
         assert case.expected.max_tool_calls is not None, case.id
 
 

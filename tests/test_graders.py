@@ -17,7 +17,7 @@ from commerce_evals.grading.graders import (
     grade,
     tables_read,
 )
-from commerce_evals.grading.keys import DEFAULT_KEYS
+from commerce_evals.grading.keys import DEFAULT_KEYS, ToolPattern
 from commerce_evals.harness.events import Run, UiEvent
 from tests.helpers import call, make_run, reply, result, ui
 
@@ -31,6 +31,8 @@ ROLES = ToolRoles(
     skill_tool="load_skill",
     skill_arg="name",
     tables=KEY_TABLES,
+    # an operation with two routes: the summary prepares the order place_order performs
+    operations={"order": (ToolPattern(tool="checkout_summary"), ToolPattern(tool="place_order"))},
 )
 
 CART_START = {"cart": [], "memory": [], "staged_changes": [], "applied_changes": []}
@@ -104,6 +106,12 @@ CASES: dict[str, tuple[dict[str, Any], Run, Run]] = {
         make_run(("a", [call("search_products")]), ("b", [reply("ok")])),
         # a never in an earlier turn still fails: never means never
         make_run(("a", [call("save_memory", text="x")]), ("b", [reply("ok")])),
+    ),
+    "never_does": (
+        {"never_does": ["order"]},
+        one_turn(call("view_cart")),
+        # forbidden through the route that prepares it, not only the one that performs it
+        one_turn(call("checkout_summary")),
     ),
     "first_tool": (
         {"first_tool": "search_products"},

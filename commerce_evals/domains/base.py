@@ -36,7 +36,7 @@ from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.grading.changes import ChangeRules
 from commerce_evals.grading.graders import KeyTables, ToolRoles, roles_read
 from commerce_evals.grading.invariants import Invariants
-from commerce_evals.grading.keys import KEYS, pattern_values
+from commerce_evals.grading.keys import KEYS, ToolPattern, pattern_values
 from commerce_evals.harness.events import Event, Snapshot, ToolResultEvent
 
 __all__ = [  # the fixture folders are read from here by older importers
@@ -203,6 +203,9 @@ class World(ABC):
     key_tables: ClassVar[KeyTables]
     # the rules every case of the domain is graded on
     invariants: ClassVar[Invariants]
+    # operation -> the call patterns that perform or prepare it, over every agent's tools
+    # (`never_does` forbids an operation on all of them); none: the domain has one route per effect
+    operations: ClassVar[Mapping[str, tuple[ToolPattern, ...]]] = {}
 
     REQUIRED: ClassVar[tuple[str, ...]] = (
         "domain",
@@ -252,7 +255,13 @@ class World(ABC):
     def roles(cls, agent: str) -> ToolRoles:
         """All the graders are told about this domain for one agent: its tools' roles and the
         tables the table keys read."""
-        return replace(cls.agents[agent].roles(), tables=cls.key_tables)
+        offered = {t.name for t in cls.agents[agent].tools}
+        operations = {
+            name: routes
+            for name, all_routes in cls.operations.items()
+            if (routes := tuple(r for r in all_routes if r.tool in offered))
+        }
+        return replace(cls.agents[agent].roles(), tables=cls.key_tables, operations=operations)
 
     def check_case(self, case: Case, agent: AgentProfile) -> list[str]:
         """Problems with a case against this world: a bad state shape, an id the fixtures lack."""
@@ -282,6 +291,14 @@ class World(ABC):
                     f"expected: tool {pattern.tool!r} is not a tool of the {agent.name} agent"
                 )
         problems.extend(self._script_tool_problems(case, agent))
+        known_operations = self.roles(agent.name).operations
+        for index, op in enumerate(case.expected.never_does):
+            if op.operation not in known_operations:
+                listed = ", ".join(sorted(known_operations)) or "none"
+                problems.append(
+                    f"expected.never_does[{index}]: {op.operation!r} is no operation of "
+                    f"{self.domain} the {agent.name} agent can reach (operations: {listed})"
+                )
         for role in sorted(roles_read(case.expected)):
             if self.key_tables.table(role) is None:
                 problems.append(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -25,6 +25,7 @@ from commerce_evals.grading.keys import (
     CallOrder,
     CartLine,
     ChangesExpect,
+    OperationPattern,
     StateExpect,
     ToolPattern,
 )
@@ -75,6 +76,8 @@ class ToolRoles:
     skill_tool: str | None = None
     skill_arg: str | None = None
     tables: KeyTables = field(default_factory=KeyTables)
+    # operation -> the call patterns that perform or prepare it (`never_does`), from the World
+    operations: Mapping[str, tuple[ToolPattern, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -94,8 +97,6 @@ class GradeContext:
     confirms: tuple[frozenset[str], ...] = ()
     # what each oracle run of the case changed (None: no oracle known, `changes` not asserted)
     oracles: tuple[ChangeSet, ...] | None = None
-    # the effects of the writes each oracle run made (None: not known, only the end is compared)
-    oracle_writes: tuple[list[str], ...] | None = None
     change_rules: ChangeRules = field(default_factory=ChangeRules)
     # the case's injected state (what was on screen, who is signed in): invariants read it
     state: dict[str, Any] = field(default_factory=dict)
@@ -153,6 +154,22 @@ def never_calls(patterns: list[ToolPattern], ctx: GradeContext) -> Verdict:
     if hits:
         return False, f"made a forbidden call: {_calls_list(hits)}"
     return True, "no forbidden call in any turn"
+
+
+def never_does(operations: list[OperationPattern], ctx: GradeContext) -> Verdict:
+    """No call, through any route the domain declares for the operation, performs or prepares it."""
+    calls = ctx.run.all_calls()
+    hits: list[ToolCallEvent] = []
+    for op in operations:
+        routes = ctx.roles.operations.get(op.operation)
+        if not routes:
+            # refused at load (World.check_case); never a silent pass
+            return False, f"{op.describe()} is no operation the domain declares"
+        for route in routes:
+            hits += _called(ToolPattern(tool=route.tool, args={**op.args, **route.args}), calls)
+    if hits:
+        return False, f"performed or prepared a forbidden operation: {_calls_list(hits)}"
+    return True, "no forbidden operation through any of its tools, in any turn"
 
 
 def first_tool(pattern: ToolPattern, ctx: GradeContext) -> Verdict:
@@ -434,34 +451,22 @@ def max_tool_calls(limit: int, ctx: GradeContext) -> Verdict:
 
 
 def changes(waiver: ChangesExpect | None, ctx: GradeContext) -> Verdict:
-    """What the run changed, against each oracle's changes; passes when one matches and the run
-    made no write whose effect no oracle's writes had (a write undone by the end included)."""
+    """What the run changed, against each oracle's changes; passes when one matches."""
     if ctx.oracles is None:
         return True, "no oracle run known, so the changes were not compared", True
-    rules = ctx.change_rules
     waived = set(waiver.any) if waiver else set()
-    mine = closed_world.without(closed_world.diff(ctx.run.start, ctx.run.end, rules), waived)
-    oracles = [
-        closed_world.without(closed_world.renormalised(o, rules), waived) for o in ctx.oracles
-    ]
-    extra_writes: list[str] = []
-    if ctx.oracle_writes is not None:
-        made = closed_world.run_writes(ctx.run, ctx.roles.writes, rules)
-        extra_writes = closed_world.unmatched_writes(made, ctx.oracle_writes, rules, waived)
+    mine = closed_world.without(
+        closed_world.diff(ctx.run.start, ctx.run.end, ctx.change_rules), waived
+    )
+    oracles = [closed_world.without(o, waived) for o in ctx.oracles]
     if any(closed_world.matches(mine, o) for o in oracles):
-        if not extra_writes:
-            tables = sorted(mine) or "nothing"
-            return True, f"changed what an oracle run changed ({tables})"
-        return False, f"the end state matches an oracle run's, but the run {_shown(extra_writes)}"
+        tables = sorted(mine) or "nothing"
+        return True, f"changed what an oracle run changed ({tables})"
     closest = min(
         (closed_world.difference(mine, o) for o in oracles), key=len, default=["no oracle"]
     )
-    return False, f"changes differ from the reference run's: {_shown(closest + extra_writes)}"
-
-
-def _shown(lines: list[str], most: int = 6) -> str:
-    more = f"; ... {len(lines) - most} more" if len(lines) > most else ""
-    return "; ".join(lines[:most]) + more
+    shown = "; ".join(closest[:6]) + (f"; ... {len(closest) - 6} more" if len(closest) > 6 else "")
+    return False, f"changes differ from the reference run's: {shown}"
 
 
 GRADERS: dict[str, tuple[Part, GraderFn]] = {

@@ -33,6 +33,7 @@ from commerce_evals.cases.model import Case
 from commerce_evals.cases.state import own_state
 from commerce_evals.grading import invariants
 from commerce_evals.grading.graders import Grade, GradeContext, KeyTables, ToolRoles, grade
+from commerce_evals.grading.keys import ToolPattern
 from commerce_evals.grading.metrics import PARTS, flow_metrics
 from commerce_evals.grading.reveals import describe_record, reveal_record
 from commerce_evals.grading.score_metadata import ConversationRecord, GradeRecord, ScoreMetadata
@@ -144,6 +145,10 @@ def role_args(roles: ToolRoles) -> dict[str, Any]:
         "skill_tool": roles.skill_tool,
         "skill_arg": roles.skill_arg,
         "key_tables": roles.tables.as_args(),
+        "operations": {
+            name: [route.model_dump() for route in routes]
+            for name, routes in roles.operations.items()
+        },
     }
 
 
@@ -153,6 +158,7 @@ def roles_from_args(
     skill_tool: str | None,
     skill_arg: str | None,
     key_tables: dict[str, str] | None = None,
+    operations: dict[str, list[dict[str, Any]]] | None = None,
 ) -> ToolRoles:
     """The inverse of role_args: a scorer's plain arguments back into ToolRoles."""
     return ToolRoles(
@@ -161,6 +167,10 @@ def roles_from_args(
         skill_tool=skill_tool,
         skill_arg=skill_arg,
         tables=KeyTables(**(key_tables or {})),
+        operations={
+            name: tuple(ToolPattern.model_validate(r) for r in routes)
+            for name, routes in (operations or {}).items()
+        },
     )
 
 
@@ -191,6 +201,7 @@ def commerce_case(
     skill_tool: str | None = None,
     skill_arg: str | None = None,
     key_tables: dict[str, str] | None = None,
+    operations: dict[str, list[dict[str, Any]]] | None = None,
     judge_context: str = "",
     judge_max_chars: int = DEFAULT_MAX_CHARS,
     judge_structured: bool = True,
@@ -208,6 +219,8 @@ def commerce_case(
         writes: tools that write (checked by writes_need_confirmation).
         skill_tool: the tool that loads a skill, and skill_arg its name argument.
         key_tables: the domain's tables the table keys read, by role (KeyTables).
+        operations: the domain's operations, each with the call patterns that perform or
+            prepare it (`never_does`).
         judge_context: reference text for dimensions that need it (the domain's policy).
         judge_max_chars: the judge's transcript budget; longer runs are cut from the start.
         judge_structured: ask the judge for one JSON object (structured output where the provider
@@ -218,7 +231,7 @@ def commerce_case(
         tools: the agent's tool names (only invariants watching one of them are graded).
         judge: False for a code-only run on purpose (`-T judge=off`): nothing is judged.
     """
-    roles = roles_from_args(turn_ending, writes, skill_tool, skill_arg, key_tables)
+    roles = roles_from_args(turn_ending, writes, skill_tool, skill_arg, key_tables, operations)
     settings = JudgeSettings(
         max_chars=judge_max_chars,
         structured=judge_structured,
@@ -289,14 +302,12 @@ def code_grades(
         return grade(case.expected, run, roles, GradeContext(run, roles, customer=case.customer))
     world = cached_world(domain, fixtures, poisoned)
     oracles = metadata.get("oracle_changes")
-    oracle_writes = metadata.get("oracle_writes")  # absent from logs made before it was kept
     ctx = GradeContext(
         run=run,
         roles=roles,
         confirms=run_confirms(case, run),
         customer=case.customer,
         oracles=tuple(oracles) if oracles is not None else None,
-        oracle_writes=tuple(oracle_writes) if oracle_writes is not None else None,
         change_rules=world.change_rules,
         state=own_state(case.state),
     )

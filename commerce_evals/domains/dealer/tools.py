@@ -6,8 +6,10 @@ run_write and run_destructive come from the catalog (descriptions.py).
 
 from __future__ import annotations
 
+from commerce_evals.domains.dealer.operations import OPERATIONS
 from commerce_evals.domains.dealer.session import DealerSession as S
 from commerce_evals.domains.tooling import toolset
+from commerce_evals.grading.keys import ToolPattern
 
 OPERATOR_TOOLS = toolset(
     S.tool_brief,
@@ -17,3 +19,13 @@ OPERATOR_TOOLS = toolset(
     S.tool_run_write,
     S.tool_run_destructive,
 )
+
+# Each catalog operation is performed or prepared (a dry run) through either write tool: the
+# session answers a call on the wrong one with an error, but the call is still an attempt at it.
+OPERATOR_OPERATIONS: dict[str, tuple[ToolPattern, ...]] = {
+    name: tuple(
+        ToolPattern(tool=tool, args={"operation": name})
+        for tool in ("run_write", "run_destructive")
+    )
+    for name in OPERATIONS
+}
