@@ -97,6 +97,8 @@ class GradeContext:
     confirms: tuple[frozenset[str], ...] = ()
     # what each oracle run of the case changed (None: no oracle known, `changes` not asserted)
     oracles: tuple[ChangeSet, ...] | None = None
+    # the effects of the writes each oracle run made (None: not known, only the end is compared)
+    oracle_writes: tuple[list[str], ...] | None = None
     change_rules: ChangeRules = field(default_factory=ChangeRules)
     # the case's injected state (what was on screen, who is signed in): invariants read it
     state: dict[str, Any] = field(default_factory=dict)
@@ -451,22 +453,34 @@ def max_tool_calls(limit: int, ctx: GradeContext) -> Verdict:
 
 
 def changes(waiver: ChangesExpect | None, ctx: GradeContext) -> Verdict:
-    """What the run changed, against each oracle's changes; passes when one matches."""
+    """What the run changed, against each oracle's changes; passes when one matches and the run
+    made no write whose effect no oracle's writes had (a write undone by the end included)."""
     if ctx.oracles is None:
         return True, "no oracle run known, so the changes were not compared", True
+    rules = ctx.change_rules
     waived = set(waiver.any) if waiver else set()
-    mine = closed_world.without(
-        closed_world.diff(ctx.run.start, ctx.run.end, ctx.change_rules), waived
-    )
-    oracles = [closed_world.without(o, waived) for o in ctx.oracles]
+    mine = closed_world.without(closed_world.diff(ctx.run.start, ctx.run.end, rules), waived)
+    oracles = [
+        closed_world.without(closed_world.renormalised(o, rules), waived) for o in ctx.oracles
+    ]
+    extra_writes: list[str] = []
+    if ctx.oracle_writes is not None:
+        made = closed_world.run_writes(ctx.run, ctx.roles.writes, rules)
+        extra_writes = closed_world.unmatched_writes(made, ctx.oracle_writes, rules, waived)
     if any(closed_world.matches(mine, o) for o in oracles):
-        tables = sorted(mine) or "nothing"
-        return True, f"changed what an oracle run changed ({tables})"
+        if not extra_writes:
+            tables = sorted(mine) or "nothing"
+            return True, f"changed what an oracle run changed ({tables})"
+        return False, f"the end state matches an oracle run's, but the run {_shown(extra_writes)}"
     closest = min(
         (closed_world.difference(mine, o) for o in oracles), key=len, default=["no oracle"]
     )
-    shown = "; ".join(closest[:6]) + (f"; ... {len(closest) - 6} more" if len(closest) > 6 else "")
-    return False, f"changes differ from the reference run's: {shown}"
+    return False, f"changes differ from the reference run's: {_shown(closest + extra_writes)}"
+
+
+def _shown(lines: list[str], most: int = 6) -> str:
+    more = f"; ... {len(lines) - most} more" if len(lines) > most else ""
+    return "; ".join(lines[:most]) + more
 
 
 GRADERS: dict[str, tuple[Part, GraderFn]] = {

@@ -302,12 +302,14 @@ def code_grades(
         return grade(case.expected, run, roles, GradeContext(run, roles, customer=case.customer))
     world = cached_world(domain, fixtures, poisoned)
     oracles = metadata.get("oracle_changes")
+    oracle_writes = metadata.get("oracle_writes")  # absent from logs made before it was kept
     ctx = GradeContext(
         run=run,
         roles=roles,
         confirms=run_confirms(case, run),
         customer=case.customer,
         oracles=tuple(oracles) if oracles is not None else None,
+        oracle_writes=tuple(oracle_writes) if oracle_writes is not None else None,
         change_rules=world.change_rules,
         state=own_state(case.state),
     )

@@ -33,7 +33,7 @@ from commerce_evals.domains.base import (
 )
 from commerce_evals.grading.graders import ToolRoles
 from commerce_evals.grading.metrics import mean_and_pass_hat_k
-from commerce_evals.grading.oracle import oracle_changes
+from commerce_evals.grading.oracle import oracles
 from commerce_evals.grading.scorer import commerce_case, role_args
 from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
 from commerce_evals.harness.flow_table import FLOWS
@@ -190,15 +190,19 @@ def with_oracles(
     agent: AgentProfile,
     chains: dict[str, Chain],
 ) -> list[Sample]:
-    """Each sample's case's oracle change sets (computed once per case) in its metadata."""
-    by_case: dict[str, Any] = {}
+    """Each sample's case's oracle change sets and write effects (computed once per case) in its
+    metadata."""
+    by_case: dict[str, tuple[Any, Any]] = {}
     for case in cases:
         chain = chains.get(case.id)
         dumped = chain.model_dump(mode="json") if chain else None
-        by_case[case.id] = freeze(oracle_changes(world, agent.tools, case, dumped))
+        found = oracles(world, agent.tools, case, dumped)
+        by_case[case.id] = (freeze([o.changes for o in found]), freeze([o.writes for o in found]))
     for sample in samples:
         assert sample.metadata is not None
-        sample.metadata["oracle_changes"] = by_case[sample.metadata["case"]["id"]]
+        changes, writes = by_case[sample.metadata["case"]["id"]]
+        sample.metadata["oracle_changes"] = changes
+        sample.metadata["oracle_writes"] = writes
     return samples
 
 

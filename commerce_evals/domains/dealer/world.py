@@ -15,12 +15,30 @@ from commerce_evals.domains.dealer.fixtures import DealerFixtures
 from commerce_evals.domains.dealer.models import DealerState
 from commerce_evals.domains.dealer.session import DealerSession
 from commerce_evals.domains.dealer.tools import OPERATOR_OPERATIONS, OPERATOR_TOOLS
-from commerce_evals.grading.changes import ChangeRules
+from commerce_evals.grading.changes import ChangeRules, WriteRule
 from commerce_evals.grading.graders import KeyTables
 from commerce_evals.grading.invariants import Invariants
 from commerce_evals.grading.keys import ToolPattern
 
 HERE = Path(__file__).parent
+
+# An operation's effect is its name and the records it acts on (and how: accept or decline an
+# offer, which closing step); a dry run changes nothing.
+OPERATION_WRITE = WriteRule(
+    "operation",
+    (
+        "operation",
+        "params.vehicleId",
+        "params.offerId",
+        "params.closingId",
+        "params.contactId",
+        "params.action",
+        "params.stepKey",
+        "params.document",
+    ),
+    dry_run="dryRun",
+    tables=frozenset({"vehicles", "offers", "closings", "contacts", "tasks", "sends", "sandbox"}),
+)
 
 
 class DealerWorld(DealerFixtures, World):
@@ -42,6 +60,9 @@ class DealerWorld(DealerFixtures, World):
             "tasks": frozenset({"title", "notes"}),
             "sends": frozenset({"message", "body", "subject"}),
         },
+        sets={"tasks": frozenset({"decisionIds", "linkedDecisionIds"})},
+        caseless={"tasks": frozenset({"assignee"})},
+        writes={tool: OPERATION_WRITE for tool in ("run_write", "run_destructive")},
     )
     key_tables: ClassVar[KeyTables] = KeyTables()  # no cart, memory or change queue
     invariants: ClassVar[Invariants] = dealer_invariants.RULES

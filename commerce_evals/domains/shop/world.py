@@ -16,7 +16,7 @@ from commerce_evals.domains.shop.models import (
 )
 from commerce_evals.domains.shop.session import ShopSession
 from commerce_evals.domains.shop.tools import MERCHANT_TOOLS, SHOPPER_TOOLS
-from commerce_evals.grading.changes import ChangeRules
+from commerce_evals.grading.changes import ChangeRules, WriteRule
 from commerce_evals.grading.graders import KeyTables
 from commerce_evals.grading.invariants import Invariants
 
@@ -42,6 +42,32 @@ class ShopWorld(ShopFixtures, World):
             "memory": frozenset({"text"}),
             "staged_changes": frozenset({"note", "new_value"}),
             "applied_changes": frozenset({"note", "new_value"}),
+        },
+        sets={"orders": frozenset({"items"})},  # an order's lines in any order
+        writes={
+            # adding, setting and removing a line all write that line: a line the run sets in
+            # two steps, or takes out and puts back, is the line an oracle wrote
+            **{
+                tool: WriteRule("cart line", ("product_id",), tables=frozenset({"cart"}))
+                for tool in ("add_to_cart", "update_cart_quantity", "remove_from_cart")
+            },
+            "place_order": WriteRule("order", tables=frozenset({"orders", "cart"})),
+            "save_memory": WriteRule("memory", tables=frozenset({"memory"})),
+            "stage_change": WriteRule(
+                "staged change", ("kind", "product_id"), tables=frozenset({"staged_changes"})
+            ),
+            "amend_staged_change": WriteRule(
+                "staged change amended", ("change_id",), tables=frozenset({"staged_changes"})
+            ),
+            "drop_staged_change": WriteRule(
+                "staged change dropped", ("change_id",), tables=frozenset({"staged_changes"})
+            ),
+            "apply_staged_changes": WriteRule(
+                "staged change applied",
+                ("change_ids",),
+                separately=True,
+                tables=frozenset({"staged_changes", "applied_changes"}),
+            ),
         },
     )
     key_tables: ClassVar[KeyTables] = KeyTables(

@@ -14,7 +14,7 @@ from commerce_evals.domains.support.fixtures import SupportFixtures
 from commerce_evals.domains.support.models import SupportState
 from commerce_evals.domains.support.session import SupportSession
 from commerce_evals.domains.support.tools import SUPPORT_TOOLS
-from commerce_evals.grading.changes import ChangeRules
+from commerce_evals.grading.changes import ChangeRules, WriteRule
 from commerce_evals.grading.graders import KeyTables
 from commerce_evals.grading.invariants import Invariants
 
@@ -32,6 +32,22 @@ class SupportWorld(SupportFixtures, World):
     change_rules: ClassVar[ChangeRules] = ChangeRules(
         volatile={"refunds": frozenset({"refund_id"}), "tickets": frozenset({"ticket_id"})},
         free_text={"refunds": frozenset({"reason"}), "tickets": frozenset({"summary"})},
+        sets={"refunds": frozenset({"item_ids"})},
+        caseless={"addresses": frozenset({"street", "city"}), "orders": frozenset({"ship_to"})},
+        writes={
+            "issue_refund": WriteRule(
+                "refund", ("order_id", "item_ids"), tables=frozenset({"refunds"})
+            ),
+            "cancel_order": WriteRule("cancellation", ("order_id",), tables=frozenset({"orders"})),
+            # one call may change the address on file and an order's: each is a change
+            "update_address": WriteRule(
+                "address",
+                ("customer_id", "order_id"),
+                separately=True,
+                tables=frozenset({"addresses", "orders"}),
+            ),
+            "escalate_to_human": WriteRule("ticket", tables=frozenset({"tickets"})),
+        },
     )
     key_tables: ClassVar[KeyTables] = KeyTables()  # no cart, memory or change queue
     invariants: ClassVar[Invariants] = support_invariants.RULES
