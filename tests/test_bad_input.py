@@ -9,6 +9,7 @@ the exit code are asserted. In-process rows check the InputError (what the termi
 from __future__ import annotations
 
 import inspect
+import json
 import os
 import shutil
 import subprocess
@@ -28,9 +29,10 @@ from typer.testing import CliRunner
 from commerce_evals.case_set import case_set, case_set_flow
 from commerce_evals.cases.errors import InputError, report
 from commerce_evals.cases.model import load_cases
-from commerce_evals.cases.reading import ALIAS_BUDGET, MAX_DEPTH
+from commerce_evals.cases.reading import ALIAS_BUDGET, MAX_DEPTH, parse_yaml, read_data
 from commerce_evals.checkout import checkout
 from commerce_evals.cli.app import app
+from commerce_evals.discovery import discovery
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.task_args import (
     DEFAULT_MAX_ROUNDS,
@@ -49,7 +51,7 @@ ROOT = Path(__file__).parent.parent
 MINI_CASES = DATA / "cases" / "mini.yaml"
 CHECKOUT_ARGS = (
     "dataset, fixtures, instructions, poisoned, counterexamples, alternatives, max_rounds, "
-    "epochs, judge, shard"
+    "max_calls_per_turn, epochs, judge, shard"
 )
 EXAMPLE_TRAFFIC = ROOT / "datasets" / "production" / "example.jsonl"
 GOOD_LINE = EXAMPLE_TRAFFIC.read_bytes().splitlines()[0]
@@ -724,6 +726,7 @@ TYPES = {
     "counterexamples": bool,
     "alternatives": bool,
     "max_rounds": int,
+    "max_calls_per_turn": int,
     "epochs": int,
     "judge": bool,
     "shard": str,
@@ -744,7 +747,7 @@ def test_any_task_arguments_are_accepted_typed_or_refused_in_one_line(args: dict
     for name, value in accepted.items():
         if TYPES[name] is not object:
             assert value is None or type(value) is TYPES[name], (name, value)
-        if name in {"max_rounds", "epochs"}:
+        if name in {"max_rounds", "max_calls_per_turn", "epochs"}:
             assert value >= 1
         if name == "shard" and value is not None:
             index, count = map(int, value.split("/"))
@@ -779,3 +782,537 @@ def test_every_flow_task_takes_the_one_declared_signature() -> None:
     for flow in ("checkout", "merchant"):
         function = getattr(import_module(f"commerce_evals.{flow}"), flow)
         assert (function().metadata or {})["poisoned"] is FLOWS[flow].poisoned, flow
+
+
+# ---- round 2 (issue 30): nothing a person writes is silently weakened, skipped or read as a pass --
+
+MINI_TEXT = MINI_CASES.read_text(encoding="utf-8")
+# the line of `priority: high` in MINI_CASE, and of a second copy written just after it
+PRIORITY_LINE = MINI_CASE.splitlines().index("    priority: high") + 1
+
+
+def _json_case_file() -> str:
+    case = load_cases([MINI_CASES])[0].model_dump(mode="json", exclude_defaults=True)
+    text = json.dumps({"cases": [case]}, indent=1)
+    return text.replace('"priority": "high"', '"priority": "high",\n   "priority": "low"', 1)
+
+
+def _reader_rows(tmp: Path) -> list[tuple[str, Path, str]]:
+    twice = MINI_CASE.replace("    priority: high", "    priority: high\n    priority: low", 1)
+    json_twice = _json_case_file()
+    at = json_twice.index('"priority": "low"')
+    line = json_twice.count("\n", 0, at) + 1
+    first = json_twice.count("\n", 0, json_twice.index('"priority": "high"')) + 1
+    column = at - json_twice.rfind("\n", 0, at)
+    nan = MINI_CASE.replace(
+        "seen_products: [P-1]", "seen_products: [{product_id: P-1, price_seen: .nan}]"
+    )
+    nan_line = (
+        nan.splitlines().index("    state: {seen_products: [{product_id: P-1, price_seen: .nan}]}")
+        + 1
+    )
+    return [
+        (
+            "a case key written twice (YAML)",
+            write(tmp / "twice.yaml", twice),
+            f"{{p}}: line {PRIORITY_LINE + 1}: key 'priority' written twice (first on line "
+            f"{PRIORITY_LINE}); keep one of them",
+        ),
+        (
+            "cases: written twice",
+            write(tmp / "cases-twice.yaml", MINI_CASE + "\ncases: []\n"),
+            f"{{p}}: line {MINI_CASE.count(chr(10)) + 2}: key 'cases' written twice (first on "
+            "line 1); keep one of them",
+        ),
+        (
+            "a case key written twice (JSON)",
+            write(tmp / "twice.json", json_twice),
+            f"{{p}}: line {line}, column {column}: key 'priority' written twice (first at line "
+            f"{first}, column {column}); keep one of them",
+        ),
+        (
+            "a NaN in a case's state",
+            write(tmp / "nan.yaml", nan),
+            f"{{p}}: line {nan_line}: price_seen: .nan is not a finite number; write a finite number",
+        ),
+        (
+            "a misspelt key beside cases:",
+            write(tmp / "defualts.yaml", "defualts: {priority: low}\n" + MINI_CASE),
+            "{p}: defualts: not a key of a case file; did you mean defaults:? its top-level keys "
+            "are cases, defaults",
+        ),
+        (
+            "defaults that are not a mapping",
+            write(tmp / "defaults-list.yaml", "defaults: [low]\n" + MINI_CASE),
+            "{p}: defaults: expected a mapping of case keys every case gets",
+        ),
+        (
+            "an empty user turn",
+            write(
+                tmp / "empty-turn.yaml",
+                MINI_CASE.replace('["Add the Ridge trail shoe to my cart please."]', '["  "]'),
+            ),
+            "{p}: case checkout-001-cart-seen: turns: Value error, turns.0: an empty user turn; "
+            "write what the user says",
+        ),
+        (
+            "full-width digits in an id",
+            write(
+                tmp / "wide.yaml",
+                MINI_CASE.replace("checkout-001-", "checkout-\uff10\uff10\uff11-"),
+            ),
+            "{p}: case checkout-\uff10\uff10\uff11-cart-seen: (case): Value error, id "
+            "'checkout-\uff10\uff10\uff11-cart-seen' does not match <flow>-<nnn>-<behavior>",
+        ),
+        (
+            "an Inspect log given as a case file",
+            write(tmp / "run.eval", b"PK\x03\x04"),
+            "{p}: an Inspect log, not a case file; give case files (*.yaml, *.yml, *.json), and "
+            "read logs with inspect view or commerce-evals gate, diff, compare",
+        ),
+    ]
+
+
+@pytest.fixture(scope="module")
+def reader_rows(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, Path, str]]:
+    return _reader_rows(tmp_path_factory.mktemp("reader"))
+
+
+READER_CLASSES = [
+    "a case key written twice (YAML)",
+    "cases: written twice",
+    "a case key written twice (JSON)",
+    "a NaN in a case's state",
+    "a misspelt key beside cases:",
+    "defaults that are not a mapping",
+    "an empty user turn",
+    "full-width digits in an id",
+    "an Inspect log given as a case file",
+]
+
+
+@pytest.mark.parametrize("name", READER_CLASSES)
+def test_a_case_file_the_person_did_not_mean(
+    reader_rows: list[tuple[str, Path, str]], name: str
+) -> None:
+    path, line = _row(reader_rows, name)
+    expect_error(lambda: checkout(dataset=str(path), fixtures=str(MINI_SHOP)), f"error: {line}")
+
+
+def test_lint_given_a_log_says_it_is_a_log(reader_rows: list[tuple[str, Path, str]]) -> None:
+    path, line = _row(reader_rows, "an Inspect log given as a case file")
+    result = CliRunner().invoke(app, ["lint", str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[0] == f"error: {line}"
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        (
+            "a: 1\nb: 2\na: 3\n",
+            "{p}: line 3: key 'a' written twice (first on line 1); keep one of them",
+        ),
+        (
+            "{a: 1, a: 2}\n",
+            "{p}: line 1: key 'a' written twice (first on line 1); keep one of them",
+        ),
+        ("x: [1, .inf]\n", "{p}: line 1: .inf is not a finite number; write a finite number"),
+        ("x: -.Inf\n", "{p}: line 1: x: -.Inf is not a finite number; write a finite number"),
+    ],
+)
+def test_the_yaml_reader_refuses(tmp_path: Path, text: str, line: str) -> None:
+    path = write(tmp_path / "f.yaml", text)
+    expect_error(lambda: read_data(path), "error: " + line.format(p=path))
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        (
+            '{"a": 1, "a": 2}',
+            "{p}: column 10: key 'a' written twice (first at column 2); keep one of them",
+        ),
+        ('{"a": {"k": 1}, "k": 2, "b": {"k": 3}}', None),
+        (
+            '{\n "price": NaN\n}',
+            "{p}: line 2, column 11: price: NaN is not a finite number; write a finite number",
+        ),
+        (
+            "[1, -Infinity]",
+            "{p}: column 5: -Infinity is not a finite number; write a finite number",
+        ),
+        ('{"p": 1e999}', "{p}: column 7: p: 1e999 is not a finite number; write a finite number"),
+        ('{"s": "NaN, \\"a\\": 1", "a": 2}', None),
+    ],
+)
+def test_the_json_reader_refuses(tmp_path: Path, text: str, line: str | None) -> None:
+    path = write(tmp_path / "f.json", text)
+    if line is None:  # the same key in different objects, a NaN in a string: not a problem
+        assert read_data(path) == json.loads(text)
+        return
+    expect_error(lambda: read_data(path), "error: " + line.format(p=path))
+
+
+def test_a_merge_key_may_be_overridden() -> None:
+    assert parse_yaml("b: &b {a: 1}\nc:\n  <<: *b\n  a: 2\n", "f") == {"b": {"a": 1}, "c": {"a": 2}}
+
+
+def test_a_byte_order_mark_is_accepted_in_every_format(tmp_path: Path) -> None:
+    bom = b"\xef\xbb\xbf"
+    yaml_file = write(tmp_path / "cases.yaml", bom + MINI_CASE.encode())
+    json_file = write(
+        tmp_path / "cases.json",
+        bom + _json_case_file().replace(',\n   "priority": "low"', "").encode(),
+    )
+    for path in (yaml_file, json_file):
+        assert [c.id for c in load_cases([path])] == ["checkout-001-cart-seen"]
+    traffic = write(tmp_path / "t.jsonl", bom + GOOD_LINE + b"\n")
+    conversations, problems = load_traffic(traffic)
+    assert len(conversations) == 1 and problems == []
+    from commerce_evals.judging.labels import read_labels
+
+    label = b'{"sample_id": "s", "dimension": "budget_respected", "verdict": "Pass", "labeller": "A", "time": "2026-11-29T18:02:11+00:00"}'
+    assert len(read_labels(write(tmp_path / "l.jsonl", bom + label + b"\n"))) == 1
+
+
+def test_duplicate_keys_in_sets_labels_and_prices(tmp_path: Path) -> None:
+    from commerce_evals.judging.labels import read_labels
+    from commerce_evals.reports.prices import load_prices
+
+    sets = write(tmp_path / "sets.yaml", "sets:\n  a: {epochs: 1}\n  a: {epochs: 3}\n")
+    expect_error(
+        lambda: load_sets(sets),
+        f"error: {sets}: line 3: key 'a' written twice (first on line 2); keep one of them",
+    )
+    labels = write(tmp_path / "l.yaml", "- {sample_id: a, sample_id: b}\n")
+    expect_error(
+        lambda: read_labels(labels),
+        f"error: {labels}: line 1: key 'sample_id' written twice (first on line 1); keep one of them",
+    )
+    prices = write(tmp_path / "p.yaml", "models:\n  m: {input: 1, output: .nan}\n")
+    expect_error(
+        lambda: load_prices(prices),
+        f"error: {prices}: line 2: output: .nan is not a finite number; write a finite number",
+    )
+
+
+# ---- round 2: the dataset walk ---------------------------------------------------------------------
+
+
+def test_a_case_file_suffix_in_capitals_is_read(tmp_path: Path) -> None:
+    write(tmp_path / "b.YAML", MINI_CASE)
+    write(tmp_path / "README.md", "notes\n")
+    task = checkout(dataset=str(tmp_path), fixtures=str(MINI_SHOP))
+    assert [s.id for s in task.dataset] == ["checkout-001-cart-seen"]
+    assert (task.metadata or {})["skipped_files"] == [
+        f"{tmp_path / 'README.md'}: skipped: not a case file (its name does not end in .yaml, "
+        ".yml, .json)"
+    ]
+    result = CliRunner().invoke(app, ["lint", str(tmp_path), "--rule", "skip-reason"])
+    shown = os.path.relpath(tmp_path / "README.md")
+    assert f"skipped {shown}: not a case file (its name does not end in" in result.output
+
+
+def test_a_dangling_link_in_a_dataset_folder_is_an_error(tmp_path: Path) -> None:
+    write(tmp_path / "cases.yaml", MINI_CASE)
+    (tmp_path / "gone.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    expect_error(
+        lambda: checkout(dataset=str(tmp_path), fixtures=str(MINI_SHOP)),
+        f"error: {tmp_path / 'gone.yaml'}: a symbolic link to {tmp_path / 'nowhere.yaml'}, "
+        "which does not exist; fix or remove it",
+    )
+
+
+# ---- round 2: cases, variants and flows ------------------------------------------------------------
+
+
+def test_a_case_of_another_flow_is_refused() -> None:
+    expect_error(
+        lambda: discovery(dataset=str(MINI_CASES)),
+        f"error: {MINI_CASES}: case checkout-001-cart-seen: a checkout case under task "
+        "discovery; run it with inspect eval commerce_evals/checkout",
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            {"alternatives": True},
+            "error: -T alternatives=true: none of the 3 case(s) of flow 'checkout' has "
+            "alternatives; drop -T alternatives=true to run the cases themselves",
+        ),
+        (
+            {"counterexamples": True, "dataset": "{one}"},
+            "error: -T counterexamples=true: none of the 1 case(s) of flow 'checkout' has "
+            "counterexamples; drop -T counterexamples=true to run the cases themselves",
+        ),
+    ],
+)
+def test_variants_that_no_case_has(tmp_path: Path, args: dict[str, Any], line: str) -> None:
+    one = write(
+        tmp_path / "one.yaml",
+        MINI_TEXT.split("  - id: checkout-001-cart-seen")[0]
+        + "  - id: checkout-003-suggest"
+        + MINI_TEXT.split("  - id: checkout-003-suggest")[1],
+    )
+    given = {
+        "dataset": str(MINI_CASES),
+        **{k: str(one) if v == "{one}" else v for k, v in args.items()},
+    }
+    expect_error(lambda: checkout(fixtures=str(MINI_SHOP), **given), line)
+
+
+def test_dimensions_given_as_inspect_hands_them() -> None:
+    # `-T dimensions=a,b` reaches the task as a list
+    task = production(dimensions=["budget_respected", "tradeoff_stated"])
+    assert (task.metadata or {})["dimensions"] == ["budget_respected", "tradeoff_stated"]
+    expect_error(
+        lambda: production(dimensions=["budget_respected", "politness"]),
+        "error: -T dimensions=budget_respected,politness: politness not shared judge "
+        "dimensions; choose from " + ", ".join(sorted(shared_dimensions())),
+    )
+
+
+# ---- round 2: values a store cannot have -----------------------------------------------------------
+
+STORE_TEXT = json.dumps(json.loads((MINI_SHOP / "store.json").read_text(encoding="utf-8")))
+CATALOG = (MINI_SHOP / "catalog.json").read_text(encoding="utf-8")
+NAN_STORE = STORE_TEXT.replace('"max_cart_total": 2000.0', '"max_cart_total": NaN')
+INF_CATALOG = CATALOG.replace('"price": 120.0', '"price": Infinity', 1)
+
+
+def _column(text: str, token: str) -> int:
+    at = text.index(token)
+    return at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+FIXTURE_VALUES: list[tuple[str, str, str, str]] = [
+    (
+        "a NaN cap",
+        "store.json",
+        NAN_STORE,
+        f"{{f}}/store.json: column {_column(NAN_STORE, 'NaN')}: max_cart_total: NaN is not a "
+        "finite number; write a finite number",
+    ),
+    (
+        "a zero cap",
+        "store.json",
+        STORE_TEXT.replace('"max_cart_total": 2000.0', '"max_cart_total": 0'),
+        "{f}/store.json: caps.max_cart_total: Input should be greater than 0 (1 problem)",
+    ),
+    (
+        "a negative quantity cap",
+        "store.json",
+        STORE_TEXT.replace('"max_quantity_per_line": 10', '"max_quantity_per_line": -1'),
+        "{f}/store.json: caps.max_quantity_per_line: Input should be greater than 0 (1 problem)",
+    ),
+    (
+        "an infinite price",
+        "catalog.json",
+        INF_CATALOG,
+        f"{{f}}/catalog.json: line 2, column {_column(INF_CATALOG, 'Infinity')}: price: Infinity "
+        "is not a finite number; write a finite number",
+    ),
+    (
+        "stock that is not a count",
+        "catalog.json",
+        CATALOG.replace('"stock": 5', '"stock": true', 1),
+        "{f}/catalog.json: products.0.stock: Input should be a valid integer (1 problem)",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "file", "content", "line"), FIXTURE_VALUES, ids=[r[0] for r in FIXTURE_VALUES]
+)
+def test_a_fixture_value_a_store_cannot_have(
+    tmp_path: Path, name: str, file: str, content: str, line: str
+) -> None:
+    folder = _fixture_copy(tmp_path, "fx", file, content)
+    expect_error(
+        lambda: checkout(dataset=str(MINI_CASES), fixtures=str(folder)),
+        "error: " + line.format(f=folder),
+    )
+
+
+def test_a_staged_price_that_is_not_a_price() -> None:
+    from pydantic import ValidationError
+
+    from commerce_evals.domains.shop.models import Caps, StagedChangeState
+
+    for value in (float("nan"), float("inf"), -1, True, "12"):
+        with pytest.raises(ValidationError, match="a price change's new_value is a price"):
+            StagedChangeState(change_id="CH-1", kind="price", product_id="P-1", new_value=value)
+    with pytest.raises(ValidationError, match="a stock change's new_value is a whole number"):
+        StagedChangeState(change_id="CH-1", kind="stock", product_id="P-1", new_value=2.5)
+    with pytest.raises(ValidationError, match="finite number"):
+        Caps(max_price_change_pct=float("nan"))
+
+
+# ---- round 2: sets and reports --------------------------------------------------------------------
+
+TYPO_SET = (
+    "sets:\n  mine:\n    select: {flows: [checkout], ids: [checkout-001-cart-seen-prodcut]}\n"
+)
+TYPO_LINE = (
+    "error: {p}: sets.mine.select.ids: checkout-001-cart-seen-prodcut names no case of the "
+    "flows checkout; did you mean checkout-001-cart-seen-product?"
+)
+
+
+def test_a_set_id_that_names_no_case_is_an_error(tmp_path: Path) -> None:
+    path = write(tmp_path / "sets.yaml", TYPO_SET)
+    expect_error(lambda: case_set(set="mine", sets_file=str(path)), TYPO_LINE.format(p=path))
+    expect_error(
+        lambda: case_set_flow(flow="checkout", set="mine", sets_file=str(path)),
+        TYPO_LINE.format(p=path),
+    )
+
+
+def test_gate_refuses_a_set_id_that_names_no_case(tmp_path: Path, good_log: Path) -> None:
+    path = write(tmp_path / "sets.yaml", TYPO_SET)
+    result = CliRunner().invoke(
+        app, ["gate", str(good_log), "--set", "mine", "--sets-file", str(path)]
+    )
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[0] == TYPO_LINE.format(p=path)
+
+
+@pytest.fixture(scope="module")
+def foreign_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A log of a task that is not this project's: its scorer is Inspect's match."""
+    from inspect_ai import Task
+    from inspect_ai.dataset import Sample
+    from inspect_ai.scorer import match
+
+    task = Task(
+        dataset=[Sample(input="hi", target="hi", id="checkout-001-cart-seen")],
+        scorer=match(),
+        name="other",
+    )
+    [log] = eval(
+        task, model="mockllm/model", log_dir=str(tmp_path_factory.mktemp("foreign")), display="none"
+    )
+    return Path(log.location)
+
+
+@pytest.mark.parametrize("command", ["diff", "compare", "gate", "trends"])
+def test_reports_refuse_a_log_with_no_verdict_of_ours(
+    tmp_path: Path, good_log: Path, foreign_log: Path, command: str
+) -> None:
+    args = {
+        "diff": ["diff", str(good_log), str(foreign_log)],
+        "compare": ["compare", str(foreign_log), "--out", str(tmp_path / "out")],
+        "gate": ["gate", str(foreign_log), "--set", "regression"],
+        "trends": ["trends", str(foreign_log), "--out", str(tmp_path / "t.png")],
+    }[command]
+    scorers = (
+        "commerce_case" if command in {"diff", "gate"} else "commerce_case or production_judges"
+    )
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[0] == (
+        f"error: {foreign_log}: a log of task 'other' (scored by match) holds no commerce-evals "
+        f"verdict; give logs of the tasks scored by {scorers}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ["--alpha", "7"],
+            "error: --alpha 7: a significance level is between 0 and 1 (0.05 is usual)",
+        ),
+        (
+            ["--alpha", "0"],
+            "error: --alpha 0: a significance level is between 0 and 1 (0.05 is usual)",
+        ),
+        ([], "error: BASE and NEW are the same file ({log}); give the logs of two runs"),
+    ],
+)
+def test_diff_refuses_what_cannot_be_meant(good_log: Path, args: list[str], line: str) -> None:
+    other = [str(good_log)] if args else [os.path.relpath(good_log)]
+    result = CliRunner().invoke(app, ["diff", *args, str(good_log), *other])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[0] == line.format(log=good_log)
+
+
+def test_a_label_file_problem_is_an_error_line(tmp_path: Path, good_log: Path) -> None:
+    labels = write(tmp_path / "l.jsonl", '{"x": 1}\n')
+    result = CliRunner().invoke(app, ["calibrate", str(good_log), "--labels", str(labels)])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[0] == f"error: {labels}:1: sample_id: Field required"
+
+
+# ---- round 2: the same, through Inspect's CLI -----------------------------------------------------
+
+
+def test_round_two_through_inspect_eval(tmp_path: Path) -> None:
+    twice = write(
+        tmp_path / "twice.yaml",
+        MINI_CASE.replace("    priority: high", "    priority: high\n    priority: low", 1),
+    )
+    rows = [
+        (
+            [
+                *INSPECT,
+                "--model",
+                "commerce/reference",
+                "-T",
+                f"dataset={twice}",
+                "-T",
+                f"fixtures={MINI_SHOP}",
+            ],
+            f"error: {twice}: line {PRIORITY_LINE + 1}: key 'priority' written twice (first on "
+            f"line {PRIORITY_LINE}); keep one of them",
+        ),
+        (
+            [
+                *INSPECT,
+                "--model",
+                "commerce/reference",
+                "-T",
+                "alternatives=true",
+                "-T",
+                f"dataset={MINI_CASES}",
+                "-T",
+                f"fixtures={MINI_SHOP}",
+            ],
+            "error: -T alternatives=true: none of the 3 case(s) of flow 'checkout' has "
+            "alternatives; drop -T alternatives=true to run the cases themselves",
+        ),
+    ]
+    for command, line in rows:
+        result = _run(
+            [*command, "--display", "none", "--log-dir", str(tmp_path / "logs")], tmp_path
+        )
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.splitlines()[0] == line
+        assert "Traceback" not in result.stderr + result.stdout
+    production_cli = [
+        sys.executable,
+        "-m",
+        "inspect_ai._cli.main",
+        "eval",
+        "commerce_evals/production",
+    ]
+    result = _run(
+        [
+            *production_cli,
+            "--model",
+            "none",
+            "--model-role",
+            "grader=commerce/judge-pass",
+            "-T",
+            "dimensions=budget_respected,tradeoff_stated",
+            "--display",
+            "none",
+            "--log-dir",
+            str(tmp_path / "logs"),
+        ],
+        tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
