@@ -265,6 +265,7 @@ def commerce_case(
                         verdict_line(values, grades, judgement),
                         parts_line(values, judgement),
                         explain(grades, rubric_notes(judgement, values)),
+                        *run.cap_notes(),
                         *([describe_record(customer)] if customer else []),
                     ]
                 ),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from commerce_evals.strict import Strict
 
@@ -71,10 +71,22 @@ class ReplyEvent(_Event):
 
 
 class TurnEndEvent(_Event):
-    """Why the turn stopped when it was not a plain reply: a turn-ending tool or the round cap."""
+    """Why the turn stopped: a reply, a turn-ending tool, the round cap, an empty reply, or the
+    cap on tool calls per turn (`call_cap`: `not_run` calls the model asked for past it never
+    ran; the calls before it are recorded as usual)."""
 
     type: Literal["turn_end"] = "turn_end"
-    reason: Literal["reply", "turn_ending_tool", "round_cap", "empty_reply"]
+    reason: Literal["reply", "turn_ending_tool", "round_cap", "empty_reply", "call_cap"]
+    not_run: int | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_an_unset_count(self, write: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Other turn ends are written as before the count existed, so a Run read from an older
+        log dumps (and fingerprints) as it did."""
+        data: dict[str, Any] = write(self)
+        if self.not_run is None:
+            data.pop("not_run", None)
+        return data
 
 
 Event = Annotated[
@@ -109,6 +121,11 @@ class Turn(BaseModel):
 
     def ui(self) -> list[UiEvent]:
         return [e for e in self.events if isinstance(e, UiEvent)]
+
+    def capped(self) -> TurnEndEvent | None:
+        """The turn's `call_cap` end, when the cap on tool calls per turn stopped it."""
+        ends = [e for e in self.events if isinstance(e, TurnEndEvent) and e.reason == "call_cap"]
+        return ends[-1] if ends else None
 
     def reply(self) -> str:
         """What the agent told the person this turn: its replies and the messages its components
@@ -184,6 +201,19 @@ class Run(BaseModel):
 
     def statuses(self) -> dict[str, str]:
         return {r.call_id: r.status for t in self.turns for r in t.results()}
+
+    def cap_notes(self) -> list[str]:
+        """A line for each turn the cap on tool calls per turn stopped, for the explanation."""
+        notes = []
+        for index, turn in enumerate(self.turns):
+            end = turn.capped()
+            if end is not None:
+                notes.append(
+                    f"turn {index + 1} hit the cap on tool calls per turn "
+                    f"(-T max_calls_per_turn): {len(turn.calls())} ran, "
+                    f"{end.not_run} more the model asked for were not run"
+                )
+        return notes
 
     def all_replies(self) -> str:
         return "\n".join(t.reply() for t in self.turns)

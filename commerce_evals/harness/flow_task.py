@@ -43,7 +43,7 @@ from commerce_evals.harness.sample_case import case_json
 from commerce_evals.harness.shards import Shard
 from commerce_evals.harness.shards import metadata as shard_metadata
 from commerce_evals.harness.solver import SESSION_VARIABLES, commerce_agent
-from commerce_evals.harness.task_args import DEFAULT_MAX_ROUNDS
+from commerce_evals.harness.task_args import DEFAULT_MAX_CALLS_PER_TURN, DEFAULT_MAX_ROUNDS
 from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import check_expected
 
@@ -280,6 +280,7 @@ def flow_task(
     counterexamples: bool = False,
     alternatives: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
+    max_calls_per_turn: int = DEFAULT_MAX_CALLS_PER_TURN,
     epochs: int = 1,
     judge: bool | str = True,
     shard: str | None = None,
@@ -303,6 +304,8 @@ def flow_task(
         alternatives: run each case's alternative good runs (one sample each) instead of the
             cases; with `counterexamples` too, both kinds.
         max_rounds: model calls allowed per turn.
+        max_calls_per_turn: tool calls run per turn; the calls past it are not run and the turn
+            ends with a `call_cap` turn end that the graders and the explanation see.
         epochs: runs per case; pass^k over them is reported beside the mean.
         judge: off (False) for a code-only run on purpose: no judge is called, rubric cases are
             graded on their code parts, and the task's metadata and every report say so.
@@ -374,6 +377,7 @@ def flow_task(
             template,
             all_variables,
             max_rounds=max_rounds,
+            max_calls_per_turn=max_calls_per_turn,
         ),
         scorer=[
             commerce_case(

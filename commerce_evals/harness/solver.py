@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from functools import lru_cache
 from string import Template
 from typing import Any
@@ -18,7 +19,7 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.tool import ToolCall, ToolDef, ToolParams
+from inspect_ai.tool import ToolCall, ToolCallError, ToolDef, ToolParams
 
 from commerce_evals.cases.model import Case
 from commerce_evals.domains.base import AgentProfile, HarnessError, Session, World
@@ -39,7 +40,7 @@ from commerce_evals.harness.events import (
 )
 from commerce_evals.harness.run_record import record_run
 from commerce_evals.harness.sample_case import case_of
-from commerce_evals.harness.task_args import DEFAULT_MAX_ROUNDS
+from commerce_evals.harness.task_args import DEFAULT_MAX_CALLS_PER_TURN, DEFAULT_MAX_ROUNDS
 
 # Placeholders the session fills (flow.check_placeholders knows them besides the World's).
 SESSION_VARIABLES = ("memory",)
@@ -133,12 +134,15 @@ def commerce_agent(
     instructions: str,
     variables: dict[str, Any],
     max_rounds: int = DEFAULT_MAX_ROUNDS,
+    max_calls_per_turn: int = DEFAULT_MAX_CALLS_PER_TURN,
 ) -> Solver:
     """Run every turn of the case: user message, then model and tools until a reply or a turn end.
 
     `max_rounds` caps model calls per turn exactly: the turn stops after that many, with no extra
-    call made and thrown away.
+    call made and thrown away. `max_calls_per_turn` caps the tool calls run in a turn: the calls
+    past it are answered as not run and the turn ends with a `call_cap` turn end that counts them.
     """
+    limits = TurnLimits(rounds=max_rounds, calls=max_calls_per_turn)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         case = case_of(state.metadata)
@@ -158,7 +162,7 @@ def commerce_agent(
             messages.append(ChatMessageUser(content=user_text))
             turn = Turn(user=user_text)
             run.turns.append(turn)
-            await _run_turn(model, messages, tools, session, pending, turn, max_rounds, state)
+            await _run_turn(model, messages, tools, session, pending, turn, limits, state)
             return turn
 
         try:
@@ -198,6 +202,14 @@ async def _converse(case: Case, run: Run, take_turn: Any) -> None:
         turn.answers = list(answer.answered)
 
 
+@dataclass(frozen=True)
+class TurnLimits:
+    """What one user turn may cost: model calls (rounds) and tool calls."""
+
+    rounds: int = DEFAULT_MAX_ROUNDS
+    calls: int = DEFAULT_MAX_CALLS_PER_TURN
+
+
 async def _run_turn(
     model: Any,
     messages: list[ChatMessage],
@@ -205,10 +217,11 @@ async def _run_turn(
     session: Session,
     pending: _PendingCalls,
     turn: Turn,
-    max_rounds: int,
+    limits: TurnLimits,
     state: TaskState,
 ) -> None:
-    for _ in range(max_rounds):
+    made = 0  # tool calls run (or refused by Inspect) this turn
+    for _ in range(limits.rounds):
         # Never cached: each epoch must be a fresh run of the agent (Inspect's CLI may turn the
         # model cache on by default, which would replay one answer across epochs and samples).
         output = await model.generate(messages, tools=tools, cache=False)
@@ -222,17 +235,35 @@ async def _run_turn(
         if not calls:
             turn.events.append(TurnEndEvent(reason="reply" if text else "empty_reply"))
             return
+        runs, over = calls[: limits.calls - made], calls[limits.calls - made :]
         turn.events.extend(
-            ToolCallEvent(call_id=c.id, tool=c.function, args=c.arguments or {}) for c in calls
+            ToolCallEvent(call_id=c.id, tool=c.function, args=c.arguments or {}) for c in runs
         )
-        answers = await execute_round(messages, tools, pending, calls)
+        answers = await execute_round(messages, tools, pending, runs)
         messages.extend(answers)
+        made += len(runs)
         turn.events.extend(session.drain_events())
         turn.events.extend(_unexecuted(answers, pending.done))
+        if over:
+            messages.extend(_not_run(over, limits.calls))
+            turn.events.append(TurnEndEvent(reason="call_cap", not_run=len(over)))
+            return
         if session.turn_ended:
             turn.events.append(TurnEndEvent(reason="turn_ending_tool"))
             return
     turn.events.append(TurnEndEvent(reason="round_cap"))
+
+
+def _not_run(calls: list[ToolCall], cap: int) -> list[ChatMessageTool]:
+    """The answers to calls past the turn's cap: every call gets one, so the conversation stays
+    one a provider accepts in the next turn, and the model reads why its calls did nothing."""
+    error = ToolCallError(
+        "limit", f"Not executed: this turn reached its limit of {cap} tool calls."
+    )
+    return [
+        ChatMessageTool(content="", tool_call_id=c.id, function=c.function, error=error)
+        for c in calls
+    ]
 
 
 def _unexecuted(tool_messages: list[ChatMessage], done: set[str]) -> list[ToolResultEvent]:

@@ -78,6 +78,7 @@ ARGUMENTS: dict[str, Argument] = {
     "alternatives": Argument(bool, "run the alternative good runs instead of the cases"),
     "judge": Argument(bool, "judge rubric cases (off: a code-only run on purpose)"),
     "max_rounds": Argument(int, "model calls allowed per turn", minimum=1),
+    "max_calls_per_turn": Argument(int, "tool calls allowed per turn", minimum=1),
     "epochs": Argument(int, "runs per case", minimum=1),
     "flow": Argument(str, "a flow", choices=tuple(FLOWS)),
     "set": Argument(str, "a set of the sets file"),
@@ -90,6 +91,9 @@ ARGUMENTS: dict[str, Argument] = {
 
 # model calls allowed per turn when a task is not told (the solver's default too)
 DEFAULT_MAX_ROUNDS = 12
+# tool calls allowed per turn: far above any case's reference, low enough that a model emitting
+# thousands of calls ends its turn instead of stalling the run and its scoring
+DEFAULT_MAX_CALLS_PER_TURN = 200
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -236,6 +240,7 @@ class FlowArguments:
     counterexamples: bool = False
     alternatives: bool = False
     max_rounds: int = DEFAULT_MAX_ROUNDS
+    max_calls_per_turn: int = DEFAULT_MAX_CALLS_PER_TURN
     epochs: int = 1
     judge: bool | str = True
     shard: str | None = None
