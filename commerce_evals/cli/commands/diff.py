@@ -213,12 +213,13 @@ def diff_command(
     """Newly failing, fixed, still failing and flaky cases by priority, with McNemar's test."""
     if not 0 < alpha < 1:
         die(f"--alpha {alpha:g}: a significance level is between 0 and 1 (0.05 is usual)")
-    if same_location(base, new):
-        kind = "folder" if Path(base).is_dir() else "file"
-        die(f"BASE and NEW are the same {kind} ({base}); give the logs of two runs")
     try:
         base_run = load_run([base], base_model, flag="--base-model")
         new_run = load_run([new], new_model, flag="--new-model")
+        # one sweep folder may hold both sides' models; one run diffed with itself says nothing
+        if same_location(base, new) and base_run.model == new_run.model:
+            kind = "folder" if Path(base).is_dir() else "file"
+            die(f"BASE and NEW are the same {kind} ({base}); give the logs of two runs")
         check_case_sets(base_run, new_run, allow_partial)
     except (LogReadError, CaseSetMismatch) as err:
         die(str(err))
