@@ -295,8 +295,8 @@ def test_snapshot_tables_are_the_worlds_tables(world: SupportWorld) -> None:
 def test_a_signed_in_chat_says_who_is_verified(world: SupportWorld) -> None:
     assert "Nobody has been verified" in new_session(world).context()
     assert (
-        "Ana Torres (customer id C-001)"
-        in new_session(world, verified_customer_id="C-001").context()
+        "- customer id: C-001 | name: Ana Torres"
+        in new_session(world, verified_customer_id="C-001").context().splitlines()
     )
     with pytest.raises(ValueError, match="C-999"):
         new_session(world, verified_customer_id="C-999")

@@ -157,8 +157,17 @@ class Session(ABC):
         """The state graders read, as named tables of plain rows."""
 
     def context(self) -> str:
-        """Text the agent's instructions carry at session start (stored memory, for a shop)."""
+        """Text the agent's instructions carry at session start (stored memory, for a shop).
+        Every item of state it names (a product, a customer) is a `labelled()` line."""
         return ""
+
+
+def labelled(*fields: tuple[str, object]) -> str:
+    """One item of injected state as a line of labelled fields:
+    `- id: PE-2002 | name: Lotusline Everyday TPE Yoga Mat | shown at: $56.00`. An id never runs
+    into a name, so no model can take the name for part of the id (a real small model carted
+    "PE-2002 Lotusline Everyday TPE Yoga Mat" from `- PE-2002 Lotusline Everyday TPE Yoga Mat`)."""
+    return "- " + " | ".join(f"{label}: {value}" for label, value in fields)
 
 
 @dataclass(frozen=True)

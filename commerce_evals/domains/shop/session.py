@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any, Literal
 
-from commerce_evals.domains.base import Session, ToolFailure
+from commerce_evals.domains.base import Session, ToolFailure, labelled
 from commerce_evals.domains.shop import gates
 from commerce_evals.domains.shop.fixtures import ShopFixtures
 from commerce_evals.domains.shop.models import Product, ShopState, is_count
@@ -505,7 +505,7 @@ class ShopSession(Session):
             lines = "\n".join(self._shown_line(p) for p in shown)
             parts.append(f"Products already shown to the customer in this session:\n{lines}")
         if self.cart:
-            lines = "\n".join(f"- {p} x{q}" for p, q in self.cart.items())
+            lines = "\n".join(self._cart_line(p, q) for p, q in self.cart.items())
             parts.append(f"The customer's cart holds:\n{lines}")
         return "\n\n".join(parts)
 
@@ -513,4 +513,8 @@ class ShopSession(Session):
         product = self.world.products[product_id]
         seen_at = self.price_seen[product_id]
         price = product.price if seen_at is None else seen_at
-        return f"- {product_id} {product.name}, shown at ${price:,.2f}"
+        return labelled(("id", product_id), ("name", product.name), ("shown at", f"${price:,.2f}"))
+
+    def _cart_line(self, product_id: str, quantity: int) -> str:
+        product = self.world.products[product_id]
+        return labelled(("id", product_id), ("name", product.name), ("quantity", quantity))

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from commerce_evals.domains.base import Session, ToolFailure
+from commerce_evals.domains.base import Session, ToolFailure, labelled
 from commerce_evals.domains.support.fixtures import SupportFixtures
 from commerce_evals.domains.support.models import Address, Order, SupportState
 from commerce_evals.domains.tooling import tool
@@ -312,7 +312,8 @@ class SupportSession(Session):
         if self.signed_in is None:
             return "Nobody has been verified in this chat yet."
         customer = self.world.customers[self.signed_in]
+        who = labelled(("customer id", customer.customer_id), ("name", customer.name))
         return (
-            f"This chat is signed in: the customer is already verified as {customer.name} "
-            f"(customer id {customer.customer_id}). Do not ask them to verify again."
+            f"This chat is signed in: the customer is already verified as\n{who}\n"
+            "Do not ask them to verify again."
         )
