@@ -1285,6 +1285,16 @@ def test_round_two_through_inspect_eval(tmp_path: Path) -> None:
             "alternatives; drop -T alternatives=true to run the cases themselves",
         ),
     ]
+    eval_set = [sys.executable, "-m", "inspect_ai._cli.main", "eval-set", "commerce_evals/case_set"]
+    rows.append(
+        (
+            [*eval_set, "--model", "commerce/reference", "-T", "set=regression"],
+            "error: inspect eval-set cannot run commerce_evals/case_set (a set's tasks are made "
+            "as it runs, and eval-set resumes a fixed list); run it with inspect eval "
+            "commerce_evals/case_set -T set=NAME, or give eval-set the flow tasks "
+            "(docs/run-pattern.md)",
+        )
+    )
     for command, line in rows:
         result = _run(
             [*command, "--display", "none", "--log-dir", str(tmp_path / "logs")], tmp_path

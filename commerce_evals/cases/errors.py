@@ -50,11 +50,29 @@ def unwritable(error: BaseException) -> InputError | None:
     return None
 
 
+# Inspect's own refusal to resume a task source, raised as a bare ValueError with a traceback.
+TASK_SOURCE_REFUSED = "A TaskSource is only supported by"
+
+
+def task_source_refused(error: BaseException) -> InputError | None:
+    """`inspect eval-set commerce_evals/case_set ...`: one line saying what to run instead."""
+    if isinstance(error, ValueError) and str(error).startswith(TASK_SOURCE_REFUSED):
+        return InputError(
+            "inspect eval-set cannot run commerce_evals/case_set (a set's tasks are made as it "
+            "runs, and eval-set resumes a fixed list); run it with inspect eval "
+            "commerce_evals/case_set -T set=NAME, or give eval-set the flow tasks "
+            "(docs/run-pattern.md)"
+        )
+    return None
+
+
 _previous_hook = sys.excepthook
 
 
 def _hook(kind: type[BaseException], error: BaseException, traceback: TracebackType | None) -> None:
-    shown = error if isinstance(error, InputError) else unwritable(error)
+    shown = (
+        error if isinstance(error, InputError) else unwritable(error) or task_source_refused(error)
+    )
     if shown is not None:
         sys.stderr.write(report(shown) + "\n")
         sys.stderr.flush()
