@@ -1326,3 +1326,49 @@ def test_round_two_through_inspect_eval(tmp_path: Path) -> None:
         tmp_path,
     )
     assert result.returncode == 0, result.stderr
+
+
+def _reordered(line: bytes, change: Callable[[list[dict[str, Any]]], None]) -> bytes:
+    data = json.loads(line)
+    change(data["turns"][0]["events"])
+    return json.dumps(data).encode()
+
+
+def _result_first(events: list[dict[str, Any]]) -> None:
+    events[0], events[1] = events[1], events[0]
+
+
+def _result_of_no_call(events: list[dict[str, Any]]) -> None:
+    events[1]["call_id"] = "nope"
+
+
+def _result_of_another_tool(events: list[dict[str, Any]]) -> None:
+    events[1]["tool"] = "place_order"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            _result_first,
+            "turns.0.events.0: a result for call 't0r0c0', which no earlier tool_call made",
+        ),
+        (
+            _result_of_no_call,
+            "turns.0.events.1: a result for call 'nope', which no earlier tool_call made",
+        ),
+        (
+            _result_of_another_tool,
+            "turns.0.events.1: a result of 'place_order' for call 't0r0c0', a call of 'search_products'",
+        ),
+    ],
+)
+def test_a_capture_whose_results_do_not_answer_its_calls_is_skipped(
+    tmp_path: Path, change: Callable[[list[dict[str, Any]]], None], message: str
+) -> None:
+    path = write(
+        tmp_path / "t.jsonl", b"\n".join([_reordered(GOOD_LINE, change), GOOD_LINE]) + b"\n"
+    )
+    conversations, problems = load_traffic(path)
+    assert len(conversations) == 1
+    assert [p.describe() for p in problems] == [f"{path}:1: {message} (line skipped)"]

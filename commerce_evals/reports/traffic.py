@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import AwareDatetime, Field, ValidationError
 
 from commerce_evals.cases.reading import ReadError, decode, parse_json
-from commerce_evals.harness.events import Run, Snapshot, Turn
+from commerce_evals.harness.events import Run, Snapshot, ToolCallEvent, ToolResultEvent, Turn
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.strict import Strict
 
@@ -67,6 +67,31 @@ def known_domains() -> set[str]:
     return {spec.domain for spec in FLOWS.values()}
 
 
+def call_order_problems(conversation: Conversation, file: str, number: int) -> list[TrafficProblem]:
+    """A tool result answers a call made before it, with the same id and tool: a capture whose
+    results come first, or name no call, did not happen as recorded and is not judged."""
+    calls: dict[str, str] = {}
+    for t, turn in enumerate(conversation.turns):
+        for e, event in enumerate(turn.events):
+            where = f"turns.{t}.events.{e}"
+            if isinstance(event, ToolCallEvent):
+                calls[event.call_id] = event.tool
+            elif isinstance(event, ToolResultEvent):
+                called = calls.get(event.call_id)
+                if called is None:
+                    problem = (
+                        f"a result for call {event.call_id!r}, which no earlier tool_call made"
+                    )
+                    return [TrafficProblem(file, number, where, problem)]
+                if called != event.tool:
+                    problem = (
+                        f"a result of {event.tool!r} for call {event.call_id!r}, a call of "
+                        f"{called!r}"
+                    )
+                    return [TrafficProblem(file, number, where, problem)]
+    return []
+
+
 def parse_line(text: str, file: str, number: int) -> Conversation | list[TrafficProblem]:
     try:
         data = parse_json(text, "")
@@ -81,6 +106,9 @@ def parse_line(text: str, file: str, number: int) -> Conversation | list[Traffic
             TrafficProblem(file, number, ".".join(str(p) for p in e["loc"]) or "(line)", e["msg"])
             for e in err.errors(include_url=False)
         ]
+    order = call_order_problems(conversation, file, number)
+    if order:
+        return order
     if conversation.domain not in known_domains():
         return [
             TrafficProblem(
