@@ -209,7 +209,7 @@ def conversation_sample(conversation: Conversation) -> Sample:
 @checked_arguments
 def production(
     traffic: str | None = None,
-    dimensions: str | None = None,
+    dimensions: str | list[str] | None = None,  # `-T dimensions=a,b` arrives as a list
     judge_max_chars: int = DEFAULT_MAX_CHARS,
 ) -> Task:
     """Judge captured conversations on the shared rubric dimensions.
