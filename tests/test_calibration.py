@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from commerce_evals.cli.app import app
-from commerce_evals.cli.commands import calibrate as calibrate_command
+from commerce_evals.judging import records
 from commerce_evals.judging.calibration import (
     CalibrationRefused,
     Confusion,
@@ -215,7 +215,7 @@ def fake_judged(monkeypatch: pytest.MonkeyPatch, verdicts: list[JudgeVerdict]) -
     items = [
         JudgedItem("log", v.key, 1, "rubric", v.status, v.transcript_sha, "fp") for v in verdicts
     ]
-    monkeypatch.setattr(calibrate_command, "read_judged", lambda paths: items)
+    monkeypatch.setattr(records, "read_judged", lambda paths: items)  # read when it runs
 
 
 def test_calibrate_prints_the_hand_computed_numbers(

@@ -3,7 +3,7 @@
 `samples_df` gives one row per sample epoch with the model, the sample metadata and the scores
 (dict scores arrive as JSON strings); judge verdicts come from the score metadata through a
 custom column. `evals_df` gives one row per log, with model and role usage through custom
-columns. Needs pandas and pyarrow (the `dev` and `reports` extras).
+columns.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-if TYPE_CHECKING:  # pandas only where charts are drawn (the reports extra)
+if TYPE_CHECKING:  # pandas only where charts are drawn (slow to import)
     import pandas as pd
 
 # What a piece of text means to its reader; the terminal shows it as a colour.

@@ -10,24 +10,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
 from commerce_evals.cli.commands._output import die
-from commerce_evals.judging.calibration import (
-    DimensionReport,
-    HumanLabel,
-    JudgeVerdict,
-    calibrate_dimension,
-)
-from commerce_evals.judging.labels import LabelFileError, read_labels
-from commerce_evals.judging.records import JudgedItem, read_judged
-from commerce_evals.reports.logs import LogReadError, log_files
 from commerce_evals.reports.report import Cell, Column, Report, Table, table
 from commerce_evals.reports.terminal import print_report
+
+if TYPE_CHECKING:  # Inspect is imported only when the command runs
+    from commerce_evals.judging.calibration import DimensionReport, HumanLabel, JudgeVerdict
+    from commerce_evals.judging.records import JudgedItem
 
 
 def one_judge(
@@ -146,6 +141,16 @@ def calibrate(
     ] = None,
 ) -> None:
     """TPR, TNR, kappa and the corrected pass rate with its interval, per judge dimension."""
+    from commerce_evals.judging import records
+    from commerce_evals.judging.calibration import (
+        DimensionReport,
+        HumanLabel,
+        JudgeVerdict,
+        calibrate_dimension,
+    )
+    from commerce_evals.judging.labels import LabelFileError, read_labels
+    from commerce_evals.reports.logs import LogReadError, log_files
+
     console = Console()
     try:
         all_labels = read_labels(labels)
@@ -153,7 +158,7 @@ def calibrate(
         die("\n".join(err.problems))  # `error:` and exit 2, as every command's input error
     try:
         # files, folders or URLs, as diff, gate and compare accept; a folder with no log is an error
-        items = read_judged(log_files(logs))
+        items = records.read_judged(log_files(logs))
     except LogReadError as err:
         die(str(err))
     by_dimension_labels: dict[str, list[HumanLabel]] = defaultdict(list)

@@ -18,8 +18,6 @@ from typing import Annotated
 import typer
 
 from commerce_evals.cli.commands._output import console, die
-from commerce_evals.reports.logs import LogReadError, local_folder
-from commerce_evals.reports.prices import PriceFileError, load_prices
 from commerce_evals.reports.terminal import print_report
 
 
@@ -40,11 +38,12 @@ def compare_command(
     show_all: Annotated[bool, typer.Option("--all", help="Every case in the matrix.")] = False,
 ) -> None:
     """Case-by-model matrix, failure sets, per-part and per-dimension rates, tokens and cost."""
-    try:
-        from commerce_evals.reports.compare_report import markdown, terminal_report, write_charts
-        from commerce_evals.reports.comparison import build_comparison
-    except ImportError as err:  # pandas, pyarrow, matplotlib: the dev or reports extra
-        die(f"compare needs pandas, pyarrow and matplotlib (pip install -e '.[reports]'): {err}")
+    # Inspect, pandas and matplotlib load only when the command runs (slow to import)
+    from commerce_evals.reports.compare_report import markdown, terminal_report, write_charts
+    from commerce_evals.reports.comparison import build_comparison
+    from commerce_evals.reports.logs import LogReadError, local_folder
+    from commerce_evals.reports.prices import PriceFileError, load_prices
+
     try:
         comparison = build_comparison(logdir, load_prices(prices))
     except (LogReadError, PriceFileError) as err:

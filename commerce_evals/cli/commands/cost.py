@@ -9,17 +9,18 @@ run of every case at the price table's rates, times `--epochs`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from commerce_evals.cli.commands._output import console, die, plural
 from commerce_evals.harness.flow_table import FLOWS
-from commerce_evals.reports.cost import CHARS_PER_TOKEN, FlowCost, measure
-from commerce_evals.reports.formatting import money
-from commerce_evals.reports.prices import PriceFileError, PriceTable, load_prices
 from commerce_evals.reports.report import Column, Report, Table, Text, table
 from commerce_evals.reports.terminal import print_report
+
+if TYPE_CHECKING:  # Inspect is imported only when the command runs
+    from commerce_evals.reports.cost import FlowCost
+    from commerce_evals.reports.prices import PriceTable
 
 
 def cost_table(costs: list[FlowCost]) -> Table:
@@ -46,6 +47,8 @@ def cost_table(costs: list[FlowCost]) -> Table:
 def price_table(
     costs: list[FlowCost], prices: PriceTable, agent: str, judge: str | None, epochs: int
 ) -> Table:
+    from commerce_evals.reports.formatting import money
+
     title = f"A run of every case x {plural(epochs, 'epoch')}: agent {agent}" + (
         f", judge {judge}" if judge else " (no judge)"
     )
@@ -89,6 +92,9 @@ def cost(
     ] = None,
 ) -> None:
     """Calls and tokens per case for each flow, measured offline; priced with --model."""
+    from commerce_evals.reports.cost import CHARS_PER_TOKEN, measure
+    from commerce_evals.reports.prices import PriceFileError, load_prices
+
     out = console()
     flows = flow or sorted(FLOWS)
     unknown = [f for f in flows if f not in FLOWS]

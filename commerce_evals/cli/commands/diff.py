@@ -13,25 +13,17 @@ verdict (needs review, or errored); 2: error, or runs that cannot be diffed.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from commerce_evals.cli.commands._output import EXIT_FAILED, console, die, plural
-from commerce_evals.reports.diffing import (
-    BUCKETS,
-    Bucket,
-    CaseChange,
-    CaseSetMismatch,
-    Diff,
-    check_case_sets,
-    diff_runs,
-)
-from commerce_evals.reports.fingerprints import differences
-from commerce_evals.reports.formatting import epochs_text, rate
-from commerce_evals.reports.logs import LogReadError, RunResults, load_run, same_location
 from commerce_evals.reports.report import Column, Report, Table, Text, table
 from commerce_evals.reports.terminal import print_report
+
+if TYPE_CHECKING:  # Inspect is imported only when the command runs
+    from commerce_evals.reports.diffing import Bucket, CaseChange, Diff
+    from commerce_evals.reports.logs import RunResults
 
 TITLES = {
     "newly_failing": "Newly failing",
@@ -76,6 +68,8 @@ def describe_run(label: str, run: RunResults, paths: str) -> str:
 
 def context_lines(base: RunResults, new: RunResults) -> list[Text]:
     """Partial logs and everything besides the model that differs between the runs."""
+    from commerce_evals.reports.fingerprints import differences
+
     lines = [
         Text(f"{label} is partial: {note}", "warning")
         for label, run in (("BASE", base), ("NEW", new))
@@ -85,6 +79,8 @@ def context_lines(base: RunResults, new: RunResults) -> list[Text]:
 
 
 def priority_table(diff: Diff) -> Table:
+    from commerce_evals.reports.diffing import BUCKETS
+
     shown = [b for b in BUCKETS if diff.bucket(b)]
     return table(
         ["priority", *(Column(SHORT[bucket], right=True) for bucket in shown)],
@@ -114,6 +110,8 @@ def failure_lines(change: CaseChange, limit: int) -> list[Text]:
 
 
 def bucket_lines(diff: Diff, bucket: Bucket, details: bool, limit: int) -> list[Text]:
+    from commerce_evals.reports.formatting import epochs_text
+
     changes = diff.bucket(bucket)
     if not changes:
         return []
@@ -150,6 +148,8 @@ LISTED: tuple[Bucket, ...] = (
 
 
 def diff_report(diff: Diff, alpha: float, limit: int, show_passing: bool) -> Report:
+    from commerce_evals.reports.formatting import rate
+
     report = Report([priority_table(diff)])
     for bucket in DETAILED:
         report.add(*bucket_lines(diff, bucket, details=True, limit=limit))
@@ -211,8 +211,12 @@ def diff_command(
     ] = False,
 ) -> None:
     """Newly failing, fixed, still failing and flaky cases by priority, with McNemar's test."""
+    from commerce_evals.reports.diffing import CaseSetMismatch, check_case_sets, diff_runs
+    from commerce_evals.reports.logs import LogReadError, load_run, same_location
+
     if not 0 < alpha < 1:
         die(f"--alpha {alpha:g}: a significance level is between 0 and 1 (0.05 is usual)")
+
     try:
         base_run = load_run([base], base_model, flag="--base-model")
         new_run = load_run([new], new_model, flag="--new-model")

@@ -15,28 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.prompt import Confirm
 
-from commerce_evals.authoring.dimensions import DimensionsFileError, read_dimensions
-from commerce_evals.authoring.drafting import drafter_prompt, skeleton, tuples_for
-from commerce_evals.authoring.from_failure import Suggestion, draft_from_run
-from commerce_evals.authoring.grouping import read_modes
-from commerce_evals.authoring.notes import (
-    NotesFileError,
-    RunItem,
-    notes_path,
-    read_notes,
-    run_items,
-)
-from commerce_evals.authoring.roles import DRAFTER, RoleError, ask_each, bind, parse_role
-from commerce_evals.authoring.skeletons import ids_in, next_number, write_drafts
-from commerce_evals.cases.model import CaseFileError
-from commerce_evals.domains.base import DATASETS
+if TYPE_CHECKING:  # the authoring modules (and Inspect under them) load when a command runs
+    from commerce_evals.authoring.from_failure import Suggestion
+    from commerce_evals.authoring.notes import RunItem
 
 draft_app = typer.Typer(help="Draft case skeletons a person finishes.", no_args_is_help=True)
 OutOption = Annotated[
@@ -57,6 +45,9 @@ def _fail(console: Console, lines: list[str]) -> None:
 
 
 def _write(console: Console, out: Path, drafts: list[dict], header: str) -> None:
+    from commerce_evals.authoring.skeletons import write_drafts
+    from commerce_evals.cases.model import CaseFileError
+
     try:
         write_drafts(out, drafts, header)
     except CaseFileError as err:
@@ -78,6 +69,12 @@ def dimensions(
     datasets: DatasetsOption = None,
 ) -> None:
     """Tuples over the dimensions (all pairs by default), one drafted message each."""
+    from commerce_evals.authoring.dimensions import DimensionsFileError, read_dimensions
+    from commerce_evals.authoring.drafting import drafter_prompt, skeleton, tuples_for
+    from commerce_evals.authoring.roles import DRAFTER, RoleError, ask_each, bind, parse_role
+    from commerce_evals.authoring.skeletons import ids_in, next_number
+    from commerce_evals.domains.base import DATASETS
+
     console = Console(highlight=False, soft_wrap=True)
     try:
         spec = read_dimensions(file)
@@ -121,6 +118,8 @@ def _ask_confirm(console: Console) -> Callable[[Suggestion], bool]:
 
 
 def _notes_for(item: RunItem) -> str:
+    from commerce_evals.authoring.notes import NotesFileError, notes_path, read_notes
+
     try:
         notes = read_notes(notes_path(Path(item.log)))
     except NotesFileError:
@@ -139,6 +138,11 @@ def failure(
     datasets: DatasetsOption = None,
 ) -> None:
     """A skeleton from one failed run: its start state, its user turns, confirmed keys."""
+    from commerce_evals.authoring.from_failure import draft_from_run
+    from commerce_evals.authoring.notes import run_items
+    from commerce_evals.authoring.skeletons import ids_in, next_number
+    from commerce_evals.domains.base import DATASETS
+
     console = Console(highlight=False, soft_wrap=True)
     item = next((i for i in run_items(log) if i.sample_id == sample and i.epoch == epoch), None)
     if item is None:
@@ -157,6 +161,12 @@ def mode(
     datasets: DatasetsOption = None,
 ) -> None:
     """A skeleton from each run of one failure mode."""
+    from commerce_evals.authoring.from_failure import draft_from_run
+    from commerce_evals.authoring.grouping import read_modes
+    from commerce_evals.authoring.notes import run_items
+    from commerce_evals.authoring.skeletons import ids_in, next_number
+    from commerce_evals.domains.base import DATASETS
+
     console = Console(highlight=False, soft_wrap=True)
     try:
         modes = read_modes(modes_file)

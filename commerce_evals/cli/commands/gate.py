@@ -11,17 +11,17 @@ their checks; a code-only run (`-T judge=off`) is named. Exit code 0: every thre
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from commerce_evals.case_set import set_cases
 from commerce_evals.cli.commands._output import EXIT_FAILED, console, die
-from commerce_evals.reports.gating import GateReport, gate
-from commerce_evals.reports.logs import LogReadError, RunResults, load_run
 from commerce_evals.reports.report import Cell, Report, Table, Text, table
-from commerce_evals.reports.set_spec import SetsFileError, check_ids, load_sets
 from commerce_evals.reports.terminal import print_report
+
+if TYPE_CHECKING:  # Inspect is imported only when the command runs
+    from commerce_evals.reports.gating import GateReport
+    from commerce_evals.reports.logs import RunResults
 
 
 def which_set(run: RunResults, given: str | None) -> str:
@@ -91,6 +91,11 @@ def gate_command(
     ] = None,
 ) -> None:
     """Apply a run set's thresholds (datasets/sets.yaml) and exit non-zero when one is missed."""
+    from commerce_evals.case_set import set_cases
+    from commerce_evals.reports.gating import gate
+    from commerce_evals.reports.logs import LogReadError, load_run
+    from commerce_evals.reports.set_spec import SetsFileError, check_ids, load_sets
+
     try:
         run = load_run(logs, model)
         name = which_set(run, set_name)

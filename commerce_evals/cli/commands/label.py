@@ -10,10 +10,9 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from inspect_ai.log import EvalLog
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
@@ -21,16 +20,11 @@ from rich.prompt import Prompt
 from rich.text import Text
 
 from commerce_evals.cli.commands._output import die
-from commerce_evals.grading.score_metadata import ScoreMetadata
-from commerce_evals.harness.events import (
-    Run,
-)
-from commerce_evals.judging.dimensions import RUBRIC, shared_dimensions
-from commerce_evals.judging.labels import Label, LabelFileError, append_label, now, read_labels
-from commerce_evals.judging.prompt import judge_key, sha
-from commerce_evals.judging.records import case_score, read_sample_logs, sample_case, sample_run
-from commerce_evals.reports.logs import LogReadError
-from commerce_evals.reports.run_text import readable
+
+if TYPE_CHECKING:  # Inspect and the judging modules load when the command runs
+    from inspect_ai.log import EvalLog
+
+    from commerce_evals.harness.events import Run
 
 CHOICES = {"p": "Pass", "f": "Fail", "s": "Skip"}
 
@@ -50,6 +44,8 @@ class LabelItem:
 
 
 def _criterion(dimension: str, rubric: str | None) -> str:
+    from commerce_evals.judging.dimensions import RUBRIC, shared_dimensions
+
     if dimension == RUBRIC:
         return rubric or ""
     text = shared_dimensions()[dimension].criterion
@@ -69,6 +65,8 @@ def judge_reference(log: EvalLog) -> str:
 def label_items(log_path: Path | str, dimensions: list[str] | None = None) -> list[LabelItem]:
     """Every (sample, epoch, dimension) the judge was asked about in the log, or in every log of
     a folder or URL (a sweep's shards together), in sample order."""
+    from commerce_evals.judging.records import read_sample_logs
+
     items: list[LabelItem] = []
     for _, log in read_sample_logs([log_path]):
         items.extend(_log_items(log, dimensions))
@@ -76,6 +74,11 @@ def label_items(log_path: Path | str, dimensions: list[str] | None = None) -> li
 
 
 def _log_items(log: EvalLog, dimensions: list[str] | None) -> list[LabelItem]:
+    from commerce_evals.grading.score_metadata import ScoreMetadata
+    from commerce_evals.judging.dimensions import RUBRIC, shared_dimensions
+    from commerce_evals.judging.prompt import judge_key, sha
+    from commerce_evals.judging.records import case_score, sample_case, sample_run
+
     items: list[LabelItem] = []
     reference = judge_reference(log)
     for sample in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)):
@@ -107,6 +110,8 @@ def _log_items(log: EvalLog, dimensions: list[str] | None) -> list[LabelItem]:
 
 
 def _needs_reference(dimension: str) -> bool:
+    from commerce_evals.judging.dimensions import shared_dimensions
+
     shared = shared_dimensions().get(dimension)
     return shared is not None and shared.needs_context
 
@@ -119,6 +124,9 @@ def label_loop(
     console: Console,
 ) -> dict[str, int]:
     """Show each item, record the person's answer at once. Returns counts by answer."""
+    from commerce_evals.judging.labels import Label, append_label, now
+    from commerce_evals.reports.run_text import readable
+
     counts = {"Pass": 0, "Fail": 0, "Skip": 0}
     for number, item in enumerate(items, start=1):
         full = False
@@ -175,6 +183,9 @@ def label(
     ] = False,
 ) -> None:
     """Label judged runs by hand: Pass, Fail or skip, recorded with your name."""
+    from commerce_evals.judging.labels import LabelFileError, read_labels
+    from commerce_evals.reports.logs import LogReadError
+
     console = Console()
     if not sys.stdin.isatty():
         console.print(

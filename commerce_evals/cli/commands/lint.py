@@ -8,17 +8,18 @@ not exist, a folder with no case file).
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from commerce_evals.cases.model import CaseFileError, skip_reason, sort_case_files
 from commerce_evals.cli.commands._output import die, plural
-from commerce_evals.domains.base import DATASETS
-from commerce_evals.lint.runner import RULES, Finding, check, load, waivers
+
+if TYPE_CHECKING:  # the rules (and Inspect under them) are imported only when the command runs
+    from commerce_evals.lint.runner import Finding
 
 
 def _shown(path: str) -> str:
@@ -30,7 +31,7 @@ def _shown(path: str) -> str:
 
 
 def render(finding: Finding) -> str:
-    return Finding(_shown(finding.path), finding.case, finding.rule, finding.message).line()
+    return replace(finding, path=_shown(finding.path)).line()
 
 
 def lint(
@@ -47,6 +48,10 @@ def lint(
     ] = False,
 ) -> None:
     """Check case files against the fixtures and the authoring rules; exit 1 on any breach."""
+    from commerce_evals.cases.model import CaseFileError, skip_reason, sort_case_files
+    from commerce_evals.domains.base import DATASETS
+    from commerce_evals.lint.runner import RULES, check, load, waivers
+
     out = Console(highlight=False, soft_wrap=True)
     if list_rules:
         for name, fn in RULES.items():

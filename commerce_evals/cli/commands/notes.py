@@ -14,44 +14,26 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.prompt import Prompt
 
-from commerce_evals.authoring.grouping import (
-    ModesFile,
-    ProposalError,
-    clusterer_prompt,
-    group,
-    parse_proposal,
-    ranked,
-    table,
-    write_modes,
-)
-from commerce_evals.authoring.notes import (
-    Note,
-    NotesFileError,
-    RunItem,
-    append_note,
-    notes_path,
-    now,
-    read_notes,
-    run_items,
-    to_walk,
-)
-from commerce_evals.authoring.roles import CLUSTERER, RoleError, ask_each, bind, parse_role
 from commerce_evals.cli.commands._output import die, plural
-from commerce_evals.reports.logs import LogReadError, log_files
-from commerce_evals.reports.run_text import readable
+
+if TYPE_CHECKING:  # the authoring modules (and Inspect under them) load when the command runs
+    from commerce_evals.authoring.notes import Note, RunItem
 
 Ask = Callable[[str], str]
 
 
 def note_loop(items: list[RunItem], author: str, ask: Ask, console: Console) -> dict[str, int]:
     """Show each run; append the person's note at once, beside its log."""
+    from commerce_evals.authoring.notes import Note, append_note, notes_path, now
+    from commerce_evals.reports.run_text import readable
+
     counts = {"noted": 0, "skipped": 0}
     for number, item in enumerate(items, start=1):
         full = False
@@ -130,6 +112,9 @@ def assign_loop(
 
 
 def _propose(notes: list[Note], spec: str, console: Console) -> tuple[list[str], str]:
+    from commerce_evals.authoring.grouping import clusterer_prompt, parse_proposal
+    from commerce_evals.authoring.roles import CLUSTERER, ask_each, bind, parse_role
+
     model = bind(CLUSTERER, parse_role(spec, CLUSTERER))
     (answer,) = ask_each(model, [clusterer_prompt(notes)])
     modes = parse_proposal(answer, len(notes))
@@ -171,6 +156,15 @@ def notes(
     ] = None,
 ) -> None:
     """Write one note per failed run; with --group, count the notes' failure modes."""
+    from commerce_evals.authoring.notes import (
+        NotesFileError,
+        notes_path,
+        read_notes,
+        run_items,
+        to_walk,
+    )
+    from commerce_evals.reports.logs import LogReadError, log_files
+
     console = Console(highlight=False, soft_wrap=True)
     try:
         # a folder, as diff, gate and compare accept; notes are local files beside the logs
@@ -212,6 +206,17 @@ def notes(
 def _group(
     logs: list[Path], out: Path, model_role: str | None, author: str, ask: Ask, console: Console
 ) -> None:
+    from commerce_evals.authoring.grouping import (
+        ModesFile,
+        ProposalError,
+        group,
+        ranked,
+        table,
+        write_modes,
+    )
+    from commerce_evals.authoring.notes import NotesFileError, notes_path, read_notes
+    from commerce_evals.authoring.roles import RoleError
+
     try:
         found = [n for log in logs for n in read_notes(notes_path(log))]
     except NotesFileError as err:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -15,9 +15,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from commerce_evals.cli.commands._output import plural
-from commerce_evals.domains import load_world
-from commerce_evals.domains.base import World
-from commerce_evals.domains.tooling import ToolSpec
+
+if TYPE_CHECKING:  # the domains are imported only when the command runs
+    from commerce_evals.domains.base import World
+    from commerce_evals.domains.tooling import ToolSpec
 
 # The catalog search tool of each domain that has one.
 SEARCH_TOOLS: dict[str, str] = {"shop": "search_products"}
@@ -89,6 +90,8 @@ def search(
     ] = False,
 ) -> None:
     """Run the agent's catalog search over the fixtures and print what it returns."""
+    from commerce_evals.domains import load_world
+
     if domain not in SEARCH_TOOLS:
         raise typer.BadParameter(f"no catalog search for domain {domain!r}", param_hint="--domain")
     world = load_world(domain, fixtures, poisoned)

@@ -15,12 +15,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from commerce_evals.cli.commands._output import console, die
-from commerce_evals.reports.formatting import rate
-from commerce_evals.reports.logs import LogReadError, local_folder
 from commerce_evals.reports.report import Column, Report, Text, TrendChart, table
 from commerce_evals.reports.terminal import print_report
 
-if TYPE_CHECKING:  # pandas is imported only when the command runs (the reports extra)
+if TYPE_CHECKING:  # Inspect and pandas are imported only when the command runs
     from commerce_evals.reports.trends import Trends
 
 
@@ -40,11 +38,10 @@ def trends_command(
     """Pass rate per rubric dimension per period, printed and plotted."""
     if period not in ("day", "week", "month"):
         die(f"--period must be day, week or month, not {period!r}")
-    try:
-        from commerce_evals.reports.charts import draw
-        from commerce_evals.reports.trends import trends
-    except ImportError as err:
-        die(f"trends needs pandas, pyarrow and matplotlib (pip install -e '.[reports]'): {err}")
+    from commerce_evals.reports.charts import draw
+    from commerce_evals.reports.logs import LogReadError, local_folder
+    from commerce_evals.reports.trends import trends
+
     try:
         result = trends(logs, period)  # type: ignore[arg-type]
     except LogReadError as err:
@@ -76,6 +73,8 @@ def trends_command(
 
 def trends_report(result: Trends, period: str) -> Report:
     """Per period, each dimension's rate with its settled count and what is still open."""
+    from commerce_evals.reports.formatting import rate
+
     dimensions = list(result.rates.columns)
 
     def cell(index: object, value: float, dimension: str) -> str:
