@@ -21,6 +21,7 @@ def anthropic_env(monkeypatch: pytest.MonkeyPatch) -> None:
     tag_requests_with_case(monkeypatch)
 
 
+@pytest.mark.slow  # whole flows again, through the provider
 @pytest.mark.parametrize("flow", ["checkout", "support", "dealer"])
 def test_flow_passes_through_the_anthropic_provider_as_under_reference(
     flow: str, anthropic_env: None

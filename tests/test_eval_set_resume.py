@@ -10,9 +10,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from tests.conftest import DATA, MINI_SHOP
+
+# an eval-set killed and resumed in subprocesses, ten epochs: the slow tier
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).parents[1]
 EPOCHS = 10

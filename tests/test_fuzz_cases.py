@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -52,6 +53,7 @@ entries = st.one_of(
 )
 
 
+@pytest.mark.slow  # hundreds of generated case files
 @settings(max_examples=300, deadline=None)
 @given(entries)
 def test_any_entry_is_a_case_or_a_clear_error(entry) -> None:
@@ -76,6 +78,7 @@ def test_any_file_text_is_cases_or_a_clear_error(tmp_path: Path, text: str) -> N
         assert all(str(path) in p for p in err.problems)
 
 
+@pytest.mark.slow  # a hundred generated case files written and loaded
 @settings(
     max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

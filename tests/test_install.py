@@ -4,12 +4,14 @@ environment, run from a folder outside the repository.
 One wheel is built per test session with the backend already installed (no network), installed
 with `--no-deps` into a virtual environment that sees this environment's dependencies, and then
 every flow, `case_set`, `production` and the `commerce-evals` commands run from a temporary folder.
+"This environment" is whichever runs the tests: the system Python or a virtual environment.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,9 +19,11 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from inspect_ai.log import read_eval_log
 
 from commerce_evals.cases.model import case_files, load_cases
 from commerce_evals.harness.flow_table import FLOWS
+from tests.helpers import case_score
 
 REPO = Path(__file__).resolve().parents[1]
 SOURCE_ITEMS = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
@@ -33,21 +37,29 @@ def first_case_id(flow: str) -> str:
     return next(case.id for case in load_cases(paths) if not case.skip)
 
 
-def run(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+def run(
+    args: list[str], cwd: Path, env: dict[str, str], timeout: int = 600
+) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, f"{args} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
     return done
 
 
+def copy_source(target: Path, folders: tuple[str, ...] = SOURCE_FOLDERS) -> Path:
+    """A copy of the repository's sources, so a build or a run leaves no litter in it."""
+    target.mkdir(parents=True, exist_ok=True)
+    for item in SOURCE_ITEMS:
+        shutil.copy2(REPO / item, target / item)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "logs")
+    for folder in folders:
+        shutil.copytree(REPO / folder, target / folder, ignore=ignore)
+    return target
+
+
 @pytest.fixture(scope="module")
 def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel, built from a copy of the repository so the build leaves no litter in it."""
-    source = tmp_path_factory.mktemp("source")
-    for item in SOURCE_ITEMS:
-        shutil.copy2(REPO / item, source / item)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "logs")
-    for folder in SOURCE_FOLDERS:
-        shutil.copytree(REPO / folder, source / folder, ignore=ignore)
+    """The wheel, built from a copy of the repository."""
+    source = copy_source(tmp_path_factory.mktemp("source"))
     dist = tmp_path_factory.mktemp("dist")
     pip_wheel = [sys.executable, "-m", "pip", "wheel", str(source), "-w", str(dist)]
     run([*pip_wheel, "--no-deps", "--no-build-isolation", "--no-index"], source, dict(os.environ))
@@ -55,11 +67,36 @@ def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return wheel
 
 
+def site_folders() -> list[str]:
+    """The folders this interpreter's packages come from, in its search order. Inside a virtual
+    environment they are that environment's, not the base interpreter's (which is all that
+    `venv --system-site-packages` would see)."""
+    return [p for p in sys.path if Path(p).name in {"site-packages", "dist-packages"}]
+
+
+def see_these_packages(root: Path) -> Path:
+    """Put this interpreter's package folders on the new environment's path, after its own.
+
+    Plain folder lines in a .pth file: the .pth files inside those folders are not run, so an
+    editable install of this repository there does not reach the new environment."""
+    python = root / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    pth = Path(purelib) / "_running_environment.pth"
+    pth.write_text("".join(f"{folder}\n" for folder in site_folders()), encoding="utf-8")
+    return pth
+
+
 @pytest.fixture(scope="module")
 def venv(built_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh virtual environment holding the wheel; the dependencies come from this one."""
     root = tmp_path_factory.mktemp("venv")
-    run([sys.executable, "-m", "venv", "--system-site-packages", str(root)], root, _env(None))
+    run([sys.executable, "-m", "venv", str(root)], root, _env(None))
+    see_these_packages(root)
     pip_install = [str(root / "bin" / "python"), "-m", "pip", "install", str(built_wheel)]
     run([*pip_install, "--no-deps", "--no-index", "--no-build-isolation"], root, _env(None))
     return root
@@ -110,6 +147,7 @@ from commerce_evals.cases.paths import data_dir
 
 runs = json.loads(sys.argv[1])
 report = {"package": commerce_evals.__file__, "datasets": str(data_dir("datasets")), "runs": {}}
+report["inspect_ai"] = sys.modules["inspect_ai"].__file__
 for name, (task, args, sample_id) in runs.items():
     [log] = eval(task, task_args=args, model="commerce/reference", sample_id=sample_id,
                  model_roles={"grader": "commerce/judge"}, display="none", log_dir="logs")
@@ -120,6 +158,7 @@ print(json.dumps(report))
 """
 
 
+@pytest.mark.slow
 def test_every_flow_runs_by_registry_name_from_elsewhere(venv: Path, elsewhere: Path) -> None:
     runs = {flow: [f"commerce_evals/{flow}", {}, first_case_id(flow)] for flow in sorted(FLOWS)}
     checkout_case = runs["checkout"][2]
@@ -130,6 +169,8 @@ def test_every_flow_runs_by_registry_name_from_elsewhere(venv: Path, elsewhere: 
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["package"].startswith(str(venv)), report["package"]
     assert report["datasets"].startswith(str(venv)), report["datasets"]
+    # the dependencies are this environment's (a virtual one's, not its base interpreter's)
+    assert any(report["inspect_ai"].startswith(f) for f in site_folders()), report["inspect_ai"]
     for name, outcome in report["runs"].items():
         assert outcome["status"] == "success", (name, outcome)
         assert outcome["location"].startswith(str(elsewhere / "logs")), (name, outcome)
@@ -138,6 +179,7 @@ def test_every_flow_runs_by_registry_name_from_elsewhere(venv: Path, elsewhere: 
             assert value["passed"] == 1.0, (name, value)
 
 
+@pytest.mark.slow
 def test_inspect_cli_and_commands_work_from_elsewhere(venv: Path, elsewhere: Path) -> None:
     python = str(venv / "bin" / "python")
     log_dir = elsewhere / "cli-logs"
@@ -165,10 +207,57 @@ def test_inspect_cli_and_commands_work_from_elsewhere(venv: Path, elsewhere: Pat
     assert "0 problems" in lint.stdout or "no problems" in lint.stdout.lower(), lint.stdout
     found = run([cli, "search", "yoga mat", "--limit", "3"], elsewhere, _env(venv))
     assert "P-" in found.stdout
-    run([cli, "diff", str(log), str(log)], elsewhere, _env(venv))
+    again = elsewhere / "cli-logs-again" / log.name  # diff refuses a log against itself
+    again.parent.mkdir()
+    shutil.copy2(log, again)
+    run([cli, "diff", str(log), str(again)], elsewhere, _env(venv))
     chart = elsewhere / "charts" / "trends.png"
     chart.parent.mkdir()
     trends = run(
         [cli, "trends", str(elsewhere / "prod"), "--out", str(chart)], elsewhere, _env(venv)
     )
     assert chart.is_file(), trends.stdout
+
+
+README = REPO / "README.md"
+# The README's test command runs in the new environment on the files that build environments of
+# their own and run the installed commands, slow tier included (`-m ""`), but not this test again.
+# The rest of the suite has just run in the environment running this test.
+README_TEST_FILES = ("tests/test_install.py", "tests/test_cli_basics.py")
+README_TEST_OPTIONS = ("-m", "''", "-k", "not test_readme_commands_pass")
+
+
+def readme_commands() -> list[str]:
+    """The shell blocks of the README's "Two commands": make a virtual environment, run a flow,
+    run the tests."""
+    section = README.read_text(encoding="utf-8").split("\n## Two commands\n", 1)[1]
+    return re.findall(r"```bash\n(.*?)\n```", section.split("\n## ", 1)[0], re.S)
+
+
+def test_ci_runs_the_readme_test_command_then_the_slow_tier() -> None:
+    lines = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    pytest_lines = [line.strip() for line in lines if "pytest" in line and not line.startswith("#")]
+    assert pytest_lines[:2] == [readme_commands()[2], "python -m pytest -m slow"], pytest_lines
+
+
+@pytest.mark.slow
+def test_readme_commands_pass_in_a_fresh_virtual_environment(tmp_path: Path) -> None:
+    """A clone, a virtual environment made as the README says, and its two commands in it.
+
+    The installs come from the package index (the network), as they would for a newcomer."""
+    make_venv, run_flow, run_tests = readme_commands()
+    assert make_venv.startswith("python -m venv .venv"), make_venv
+    assert run_tests.endswith("python -m pytest"), run_tests
+    clone = copy_source(tmp_path / "clone", (*SOURCE_FOLDERS, "tests"))
+    env = _env(None)
+    env.pop("VIRTUAL_ENV", None)
+    env.pop("PYTHONNOUSERSITE", None)
+    run(["bash", "-c", f"{make_venv} && {run_flow}"], clone, env, timeout=3600)
+    [log_file] = (clone / "logs").glob("*.eval")
+    log = read_eval_log(str(log_file))
+    assert log.status == "success" and log.samples, log.status
+    failed = [s.id for s in log.samples if case_score(s).value["passed"] != 1.0]
+    assert failed == [], failed
+    tests = f"{make_venv} && {run_tests} {' '.join(README_TEST_FILES + README_TEST_OPTIONS)}"
+    done = run(["bash", "-c", tests], clone, env, timeout=3600)
+    assert " passed" in done.stdout and " failed" not in done.stdout, done.stdout

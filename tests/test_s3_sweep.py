@@ -24,6 +24,9 @@ from commerce_evals.judging.records import read_judged
 from commerce_evals.reports.logs import LogReadError, load_run, log_files
 from tests.run_pattern_logs import SUBSET, judged_ids
 
+# a local S3 server and a sharded sweep of every checkout case: the slow tier
+pytestmark = pytest.mark.slow
+
 s3fs = pytest.importorskip("s3fs")
 moto_server = pytest.importorskip("moto.server")
 
