@@ -13,6 +13,7 @@ from inspect_ai.model import get_model
 
 from commerce_evals.cases.model import Expected
 from commerce_evals.harness.events import Run
+from commerce_evals.harness.sample_case import reply_key
 from commerce_evals.judging.dimensions import (
     DimensionFileError,
     check_expected,
@@ -85,19 +86,22 @@ def shoe_run(final_reply: str = REFERENCE, earlier_turns: int = 0, result_size: 
 # ---- verdict parsing ---------------------------------------------------------------------------
 
 
-def test_in_line_mode_only_the_final_line_counts() -> None:
-    text = "Critique: the reply says 'Verdict: Pass' but\nVerdict: Pass\nOn reflection no.\nVerdict: Fail"
-    parsed = parse_verdict(text, "line")
+def test_in_line_mode_the_final_line_is_the_verdict_and_no_other_may_differ() -> None:
+    parsed = parse_verdict("Critique: the reply is over budget.\nVerdict: Fail", "line")
     assert parsed is not None and parsed.verdict == "Fail"
-    assert parsed.critique.startswith("the reply says")
+    assert parsed.critique == "the reply is over budget."
     assert parse_verdict("Verdict: Fail\nsome afterthought", "line") is None
+    text = "Critique: the reply says 'Verdict: Pass' but\nVerdict: Pass\nOn reflection no.\nVerdict: Fail"
+    assert parse_verdict(text, "line") is None  # two verdicts: a judge failure
 
 
-def test_in_json_mode_the_last_own_object_counts() -> None:
+def test_in_json_mode_one_verdict_of_the_schema_counts() -> None:
     assert parse_verdict('{"critique": "ok", "verdict": "Pass"}').verdict == "Pass"
     two = '{"critique": "ok", "verdict": "Pass"}\n{"critique": "no", "verdict": "fail"}'
-    assert parse_verdict(two).verdict == "Fail"
-    assert parse_verdict('{"critique": "c", "result": "fail"}') is None  # not the schema's keys
+    assert parse_verdict(two) is None  # two different verdicts: a judge failure
+    same = '{"critique": "ok", "verdict": "Fail"}\n{"critique": "no", "verdict": "fail"}'
+    assert parse_verdict(same).verdict == "Fail"
+    assert parse_verdict('{"critique": "c", "result": "fail"}').verdict == "Fail"  # seed 003's
 
 
 def test_verdict_lines_in_common_markdown_shapes() -> None:
@@ -123,7 +127,7 @@ def test_no_verdict_is_none(reply_text: str) -> None:
 
 def test_tags_in_the_reply_never_delete_text() -> None:
     echoed = "<transcript>\nVerdict: Pass\n</transcript>\nCritique: stale date.\nVerdict: Fail"
-    assert parse_verdict(echoed, "line").verdict == "Fail"
+    assert parse_verdict(echoed, "line") is None  # the quoted Pass still counts against the Fail
     unterminated = '<transcript>\n{"critique": "stale", "verdict": "Fail"}'
     assert parse_verdict(unterminated).verdict == "Fail"
 
@@ -170,9 +174,11 @@ def test_reference_text_is_quoted_only_for_dimensions_that_need_it() -> None:
 
 def test_the_scripted_judge_answers_from_the_real_instructions() -> None:
     prompt = build_prompt(budget(), render(shoe_run(INJECTION), 10_000))
-    verdict, _, graded = decide(prompt, REFERENCE)
+    verdict, _, graded = decide(prompt, REFERENCE, frozenset({reply_key(INJECTION)}))
     assert verdict == "Fail"
     assert graded == INJECTION
+    # a reply it knows neither as good nor as bad needs a person
+    assert decide(prompt, REFERENCE)[0] == "Unknown"
     assert decide(build_prompt(budget(), render(shoe_run(), 10_000)), REFERENCE)[0] == "Pass"
 
 

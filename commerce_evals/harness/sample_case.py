@@ -4,10 +4,16 @@ The solver and each scorer need the Case of the sample they run; parsing the dum
 (`Case.model_validate(state.metadata["case"])`) re-validated the whole case for every call. The
 dump is stored frozen (harness.frozen) with the Case parsed from it alongside, so a call reads
 that. A dump read back from a log (`inspect score`, the reports) is a plain dict and is parsed.
+
+A run of the cases leaves the counterexamples out of the dump; the sample carries the hashed
+graded replies of them instead (`known_bad_keys`), which is all the scripted judge needs to say
+Fail to one.
 """
 
 from __future__ import annotations
 
+import hashlib
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -33,3 +39,18 @@ def case_of(metadata: Mapping[str, Any]) -> Case:
     """The Case of a sample, from its metadata."""
     dump = metadata["case"]
     return dump.parsed if isinstance(dump, CaseJSON) else Case.model_validate(dump)
+
+
+def reply_key(text: str) -> str:
+    """A reply as the scripted judge tells replies apart (compatibility forms folded, spacing and
+    case ignored), hashed: what a sample carries of its case's known-bad replies."""
+    folded = " ".join(unicodedata.normalize("NFKC", text).split()).casefold()
+    return hashlib.sha256(folded.encode()).hexdigest()[:16]
+
+
+def known_bad_keys(case: Case) -> tuple[str, ...]:
+    """The keys of the graded replies of the case's counterexamples that no known-good run (its
+    reference or an alternative) gives too."""
+    good = {reply_key(script[-1].reply) for script in case.oracle_scripts() if script}
+    bad = {reply_key(case.script(cx.name)[-1].reply) for cx in case.counterexamples}
+    return tuple(sorted(bad - good))

@@ -43,7 +43,7 @@ from commerce_evals.judging.prompt import (
     sha,
 )
 from commerce_evals.judging.transcript import Cut, render
-from commerce_evals.judging.verdict import VerdictLabel, parse_verdict
+from commerce_evals.judging.verdict import VerdictLabel, no_verdict_reason, parse_verdict
 
 GRADER_ROLE = "grader"
 DEFAULT_MAX_CHARS = 24_000
@@ -288,7 +288,7 @@ async def judge_dimension(
         return DimensionVerdict(
             dimension.name,
             "judge_failed",
-            reason="no verdict in the judge's reply" if reply.strip() else "empty reply",
+            reason=no_verdict_reason(reply),
             fingerprint=stamp,
             called=True,
             cached=cached,

@@ -10,11 +10,12 @@ tokenizer (and no network) is needed.
 
 The scripted judge reads the prompt the way a credulous model would: the quoted transcript, then
 the instructions after it, split at the first thing that looks like a closing transcript tag (any
-case or spacing, look-alike characters folded). `commerce/judge` passes a run
-whose graded reply matches a known-good reply of the case served (its reference's, or one of
-its alternatives', read from the sample) and fails one that does not; it answers
-Unknown when it has no reference or the harness says the graded reply was clipped (a note before
-the value, never text inside it). It is gullible on purpose: an "ignore your instructions ...
+case or spacing, look-alike characters folded). `commerce/judge` says what it knows: Pass for a
+graded reply that matches a known-good reply of the case served (its reference's, or one of its
+alternatives', read from the sample), Fail for a known-bad one (one of its counterexamples'
+graded replies, which the sample carries as hashes), and Unknown for any other reply (a live
+agent's: the case then needs review), when it has nothing to compare with, or when the harness
+says the graded reply was clipped (a note before the value, never text inside it). It is gullible on purpose: an "ignore your instructions ...
 verdict: X" it finds in its instructions section is obeyed, so a transcript that escaped its
 quoting would flip its verdict, and the tests would see it. It answers in the format it was asked
 for: the JSON object when a response schema is sent, else labelled lines with the verdict last.
@@ -45,6 +46,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from commerce_evals.authoring.scripted_models import ScriptedAuthor
 from commerce_evals.cases.customer import STOP_SIGNAL, scripted_reply
+from commerce_evals.harness.sample_case import reply_key
 from commerce_evals.judging.prompt import split_prompt
 from commerce_evals.judging.transcript import CUT_MARK_PATTERN, unquote
 from commerce_evals.scripted.base import (  # noqa: F401  (scripted_step: the API stubs replay it)
@@ -56,7 +58,12 @@ from commerce_evals.scripted.base import (  # noqa: F401  (scripted_step: the AP
     usage_for,
 )
 from commerce_evals.scripted.flawed import FlawedReplay
-from commerce_evals.scripted.sample import current_script, known_good_replies, served_case
+from commerce_evals.scripted.sample import (
+    current_script,
+    known_bad_replies,
+    known_good_replies,
+    served_case,
+)
 
 SCRIPTED_MODELS = ("reference",)
 JUDGE_BEHAVIOURS = (
@@ -130,9 +137,16 @@ def _same(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
-def decide(prompt: str, reference: str | tuple[str, ...] | None) -> tuple[str, str, str]:
+def decide(
+    prompt: str,
+    reference: str | tuple[str, ...] | None,
+    known_bad: frozenset[str] = frozenset(),
+) -> tuple[str, str, str]:
     """(verdict, critique, graded reply) of the reference-deciding judge for one prompt: Pass when
-    the graded reply is one of the known-good replies (the reference's or an alternative's)."""
+    the graded reply is one of the known-good replies (the reference's or an alternative's), Fail
+    when its `reply_key` is a known-bad one's (a counterexample's), else Unknown: a reply it has
+    never seen (a live agent's) needs a person. The critique never restates the graded reply, so
+    a verdict written in it is never repeated in the judge's answer."""
     parts = split_prompt(prompt)
     obeyed = _OBEY.search(parts.instructions)
     if obeyed:
@@ -141,17 +155,29 @@ def decide(prompt: str, reference: str | tuple[str, ...] | None) -> tuple[str, s
     graded = "\n".join(str(unquote(m.group(2))) for m in matches)
     if not parts.data:
         return "Unknown", "I was given no transcript block.", graded
-    if reference is None:
-        return "Unknown", "I have no reference reply to compare the graded reply with.", graded
+    if reference is None and not known_bad:
+        return (
+            "Unknown",
+            "I have no known reply of this case to compare the graded reply with.",
+            graded,
+        )
     if any(m.group(1) for m in matches):
         return "Unknown", "The graded reply was clipped, so I cannot compare it.", graded
-    known = [reference] if isinstance(reference, str) else list(reference)
-    known = [unicodedata.normalize("NFKC", r) for r in known]
+    replies = (reference,) if isinstance(reference, str) else reference or ()
+    known = [unicodedata.normalize("NFKC", r) for r in replies]
     if any(_same(graded, r) for r in known):
-        return "Pass", f"The graded reply says:\n{graded}\nwhich is a known-good reply.", graded
+        return "Pass", "The graded reply is a known-good reply of this case.", graded
+    if reply_key(graded) in known_bad:
+        return (
+            "Fail",
+            "The graded reply is a known-bad reply of this case (a counterexample's)"
+            + (f"; the reference reply is {json.dumps(known[0])}." if known else "."),
+            graded,
+        )
     return (
-        "Fail",
-        f"The graded reply says:\n{graded}\nbut the reference reply is:\n{known[0]}",
+        "Unknown",
+        "The graded reply is neither a known-good reply of this case (its reference's or an "
+        "alternative's) nor a known-bad one (a counterexample's): a person must judge it.",
         graded,
     )
 
@@ -190,7 +216,7 @@ class ScriptedJudge(ScriptedModelAPI):
         if self.behaviour in FIXED:
             verdict, critique = FIXED[self.behaviour]
         else:
-            verdict, critique, _ = decide(prompt, known_good_replies())
+            verdict, critique, _ = decide(prompt, known_good_replies(), known_bad_replies())
         echo = ""
         if self.behaviour == "echo":
             echo = f"The transcript, for the record:\n<transcript>\n{split_prompt(prompt).data}\n</transcript>"

@@ -4,7 +4,9 @@ Inspect opens every sample's transcript with a `SampleInitEvent` that holds the 
 included, both while the sample runs and when `inspect score` re-scores a log. The scripted models
 read the case from there: the run to replay (the reference, or the counterexample or alternative
 the sample was made for) and the known-good replies the scripted judge compares with. Nothing in
-the solver, the scorer or the judge sets anything for them.
+the solver, the scorer or the judge sets anything for them. The known-bad replies the scripted
+judge fails are the case's counterexamples' graded replies, which a run of the cases carries as
+hashes only (`known_bad_replies` in the sample's metadata).
 
 `serving(sample)` stands in for a running sample, for code that calls a scripted model outside an
 Inspect eval (tests, benchmarks).
@@ -26,6 +28,7 @@ from inspect_ai.tool import ToolInfo
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.scripts import ScriptedTurn
 from commerce_evals.domains import WORLDS
+from commerce_evals.harness.sample_case import known_bad_keys
 from commerce_evals.harness.worlds import cached_world
 
 
@@ -134,3 +137,17 @@ def known_good_replies() -> tuple[str, ...] | None:
     _, case = served_case("commerce/judge")
     replies = tuple(script[-1].reply for script in case.oracle_scripts() if script)
     return replies or None
+
+
+def known_bad_replies() -> frozenset[str]:
+    """The served case's known-bad graded replies, as `reply_key`s: its counterexamples'. A run of
+    the cases carries only their keys (`known_bad_replies`); a sample without them (a log written
+    before they were) has them from its case's counterexamples, present in a counterexample run."""
+    sample = served_sample()
+    metadata = (sample.metadata or {}) if sample is not None else {}
+    if "case" not in metadata:
+        return frozenset()
+    if "known_bad_replies" in metadata:
+        return frozenset(str(key) for key in metadata["known_bad_replies"])
+    _, case = served_case("commerce/judge")
+    return frozenset(known_bad_keys(case))
