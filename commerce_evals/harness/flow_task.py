@@ -39,7 +39,7 @@ from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.frozen import freeze
 from commerce_evals.harness.run_record import keep_run
-from commerce_evals.harness.sample_case import case_json
+from commerce_evals.harness.sample_case import case_json, known_bad_keys
 from commerce_evals.harness.shards import Shard
 from commerce_evals.harness.shards import metadata as shard_metadata
 from commerce_evals.harness.solver import SESSION_VARIABLES, commerce_agent
@@ -179,6 +179,8 @@ def case_metadata(
         "difficulty": case.difficulty,
         "tags": freeze(case.tags),
         "niche": case.niche or "",
+        # what the scripted judge fails, in a few bytes: the counterexamples themselves are left out
+        "known_bad_replies": freeze(list(known_bad_keys(case))),
         **agent_fingerprint,
     }
 
