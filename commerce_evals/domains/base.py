@@ -239,6 +239,12 @@ class World(ABC):
         """Reference text a judge may need beside the transcript (a support policy, say); ""
         when the domain has none."""
 
+    def shown_records(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """The records the session context shows the agent before its first call (a product on
+        screen with the price it was shown at), as rows with their ids: the reply-fact check
+        reads them beside the tool results."""
+        return []
+
     @abstractmethod
     def instruction_variables(self) -> dict[str, Any]:
         """Values for $placeholders in the agent's instructions (store name, today, caps, ...)."""

@@ -297,6 +297,8 @@ def code_grades(
         oracles=tuple(oracles) if oracles is not None else None,
         change_rules=world.change_rules,
         state=own_state(case.state),
+        shown=tuple(world.shown_records(own_state(case.state))),
+        tables=world.tables,
     )
     return [
         *grade(case.expected, run, roles, ctx),
