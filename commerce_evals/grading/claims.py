@@ -339,7 +339,7 @@ def backing(
             return f"says {claim.words!r}, but the sandbox only simulated the send"
         return None
     if ids:
-        linked = [o.id for i in ids if (r := records.get(i)) for o in records.linked(r)]
+        linked = [o.id for i in ids if records and (r := records.get(i)) for o in records.linked(r)]
         if any(
             _rows_name(i, changed) or any(all(p in repr(w) for p in i.split("/")) for w in wrote)
             for i in [*ids, *linked]
