@@ -82,6 +82,9 @@ _ORIGINAL = re.compile(
     re.IGNORECASE,
 )
 _DATE_FIELDS = ("delivery_date", "updated_delivery_date")
+_OWN_SUBJECT = re.compile(
+    r"\b(?:the|a|an|your|our|my|this|each|every|any|no)\s+(?!same\b|one\b)[a-z]\w+", re.I
+)
 # a value whose record's name follows at once: "$24,000 (Tucson)", "$26,800 and $24,000 Tucson"
 _GLUED = re.compile(r"^\S*(?:\s+and\s+\$?[\d,.]+\S*)*\s*\(?\s*$")
 # a clause about what would or could be: its values are no record's
@@ -130,7 +133,8 @@ def _tie(
     if in_clause:
         return in_clause[0]
     earlier = [r for r in refs if r.start < position]
-    if earlier:
+    # a clause with a subject of its own ("the store caps a cart at $2,000") speaks of that
+    if earlier and not _OWN_SUBJECT.search(sentence[clause_start:position]):
         return earlier[-1]
     if previous is not None and _PRONOUN_START.match(sentence):
         return previous
@@ -339,9 +343,10 @@ def _check_quantities(
         quantities = [v for _, v in record.fields("quantity") if isinstance(v, int | float)]
         if not quantities:
             continue
-        before = re.search(
-            r"(?<![\w$.,])(\d+)\s*(?:x|×)?\s*(?:of\s+)?(?:the\s+)?$", sentence[: ref.start]
-        )
+        before = re.search(r"(?<![\w$.,])(\d+)\s*(?:x|×)?\s*(?:the\s+)?$", sentence[: ref.start])
+        clause_start, clause_end = clause_bounds(sentence, ref.start)
+        if _HYPOTHETICAL.search(sentence[clause_start:clause_end]):
+            continue
         after = _COUNT_AFTER.match(sentence[ref.end :])
         said = before or after
         if said is None:

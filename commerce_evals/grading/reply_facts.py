@@ -32,7 +32,7 @@ from commerce_evals.grading.facts import (
     token_positions,
 )
 from commerce_evals.grading.reasons import clipped
-from commerce_evals.grading.statuses import StatusName, phrases
+from commerce_evals.grading.statuses import StatusName, implies, phrases
 from commerce_evals.strict import Strict
 
 if TYPE_CHECKING:
@@ -150,7 +150,8 @@ def stated(fact: Fact, text: str, run: Run) -> tuple[bool, str]:
         meant = [
             p
             for p in phrases(text)
-            if p.meaning == fact.status and (not fact.role or _has_cue(norm, p.start, fact.role))
+            if implies(p.meaning, fact.status)
+            and (not fact.role or _has_cue(norm, p.start, fact.role))
         ]
         return bool(meant), ""
     if fact.id is not None:

@@ -214,3 +214,16 @@ _TESTS: dict[str, Callable[[dict[str, list[Any]]], bool | None]] = {
     "delayed": _delayed,
     "on_schedule": _on_schedule,
 }
+
+
+def implies(said: str | None, meant: str) -> bool:
+    """Whether a phrase asserting `said` states `meant`: the same status, or one of its family
+    true of fewer values ("in transit" states "shipped"; "shipped" does not state "in transit")."""
+    if said is None:
+        return False
+    if said == meant:
+        return True
+    a, b = BY_NAME.get(said), BY_NAME.get(meant)
+    if a is None or b is None or not a.family or a.family != b.family:
+        return False
+    return bool(a.true_of) and a.true_of <= b.true_of
