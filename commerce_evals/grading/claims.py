@@ -167,7 +167,7 @@ _NOT_ACTS = frozenset(
 )
 _OBJECT_NEXT = re.compile(
     r"^\s*(?::|the\b|it\b|them\b|that\b|this\b|these\b|those\b|your\b|her\b|his\b|their\b"
-    r"|a\b|an\b|one\b|both\b|all\b|\$|\d|[A-Z]{1,4}-\d|to\b|for\b|and\b|up\b|out\b|in\b)",
+    r"|a\b|an\b|one\b|both\b|all\b|\$|\d|[A-Z]{1,4}-\d)",
     re.IGNORECASE,
 )
 _IMPERATIVE_CONDITION = re.compile(
@@ -228,7 +228,10 @@ def _clauses(text: str) -> Iterable[tuple[int, str]]:
 
 def _denied(clause: str, position: int) -> bool:
     lead = clause[:position]
-    return bool(NEGATION.search(lead) or _MODAL.search(lead) or _CONDITION_OPEN.match(clause))
+    zero = re.search(r"\b0\s+\w+", lead)  # "no offers were withdrawn" reads "0 offers"
+    return bool(
+        NEGATION.search(lead) or _MODAL.search(lead) or _CONDITION_OPEN.match(clause) or zero
+    )
 
 
 def claims(text: str) -> list[Claim]:
@@ -332,7 +335,7 @@ def backing(
     reply: str = "",
 ) -> str | None:
     """Why the run does not back the claim, or None when it does."""
-    ids = [r.record_id for r in records.references(claim.clause)] if records else []
+    ids = [r.record_id for r in records.references(claim.clause) if r.record_id] if records else []
     kinds = object_tables(claim.clause, claim.verb)
     if "send" in kinds and (sent or simulated):
         if simulated and not sent and not QUALIFIED_SEND.search(reply or claim.clause):

@@ -50,7 +50,8 @@ _BOUND_BEFORE = re.compile(
 _ARITHMETIC = re.compile(
     r"\b(?:total|totals|together|combined|sum|subtotal|difference|cheaper|pricier|more|less"
     r"|saves?|saving|savings|off|discount|extra|shipping|tax|fee|deposit|balance|each|apiece"
-    r"|per|budget|remaining|left over|cap|limit|maximum|minimum)\b",
+    r"|per|budget|remaining|left over|caps?|limits?|maximum|minimum|drops?|dropped|rises?|rose"
+    r"|cut|up|down|usual|keeping|keep)\b",
     re.IGNORECASE,
 )
 _CURRENT = re.compile(
@@ -82,6 +83,7 @@ _ORIGINAL = re.compile(
     re.IGNORECASE,
 )
 _DATE_FIELDS = ("delivery_date", "updated_delivery_date")
+_FOR_RECORD = re.compile(r"^\S*\s+(?:for|on|of)\s+(?:the\s+|your\s+|a\s+)?$", re.I)
 _OWN_SUBJECT = re.compile(
     r"\b(?:the|a|an|your|our|my|this|each|every|any|no)\s+(?!same\b|one\b)[a-z]\w+", re.I
 )
@@ -130,8 +132,9 @@ def _tie(
     before = [r for r in in_clause if r.start < position]
     if before:
         return before[-1]
-    if in_clause:
-        return in_clause[0]
+    after = [r for r in in_clause if r.start >= position]
+    if after and _FOR_RECORD.match(sentence[position : after[0].start]):
+        return after[0]  # "$10 for the lamp"
     earlier = [r for r in refs if r.start < position]
     # a clause with a subject of its own ("the store caps a cart at $2,000") speaks of that
     if earlier and not _OWN_SUBJECT.search(sentence[clause_start:position]):

@@ -285,7 +285,8 @@ class Records:
 
     def references(self, text: str) -> list[Reference]:
         """Where `text` (normalised) names a record: ids, names and unambiguous short names,
-        longest first and never overlapping."""
+        longest first and never overlapping. A short name two records share is found too, with
+        no record (`record_id` ""): a value beside it is said of one of them, nobody knows which."""
         found: list[Reference] = []
         taken: list[tuple[int, int]] = []
         for surface, record_id in self._surfaces():
@@ -307,7 +308,9 @@ class Records:
                 for form in _short_forms(name):
                     surfaces.setdefault(form.casefold(), set()).add(record.id)
                     written.setdefault(form.casefold(), form)
-        unique = [(written[s], next(iter(ids))) for s, ids in surfaces.items() if len(ids) == 1]
+        unique = [
+            (written[s], next(iter(ids)) if len(ids) == 1 else "") for s, ids in surfaces.items()
+        ]
         return sorted(unique, key=lambda x: -len(x[0]))
 
 
