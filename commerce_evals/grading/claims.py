@@ -243,13 +243,19 @@ def claims(text: str) -> list[Claim]:
         sentence_start = max(text.rfind(c, 0, start) for c in ".!?\n") + 1
         if _IMPERATIVE_CONDITION.search(text[sentence_start:start]):
             continue
-        claim = _claim_in(clause)
+        before = text[sentence_start:start]
+        opens = (
+            not before.strip(" *-•\t")
+            or before.rstrip().endswith(":")
+            or bool(re.search(r"\b(?:went|gone)\s+ahead\s+and\s*$", before, re.IGNORECASE))
+        )
+        claim = _claim_in(clause, opens)
         if claim is not None:
             found.append(claim)
     return found
 
 
-def _claim_in(clause: str) -> Claim | None:
+def _claim_in(clause: str, opens_sentence: bool = True) -> Claim | None:
     if _HISTORY.search(clause):
         return None
     words = list(_WORD.finditer(clause))
@@ -261,9 +267,13 @@ def _claim_in(clause: str) -> Claim | None:
         # a clause that opens with the verb and goes on to its object ("Added the lamp",
         # "Refunded: $39", "Accepted OF-2002"); "Wired ($129)", "Insulated steel" describe
         opening = (
-            not clause[: m.start()].strip(" *-•")
-            or clause[: m.start()].strip().casefold() in ("just", "also")
-        ) and bool(_OBJECT_NEXT.match(clause[m.end() :]))
+            opens_sentence
+            and (
+                not clause[: m.start()].strip(" *-•")
+                or clause[: m.start()].strip().casefold() in ("just", "also")
+            )
+            and bool(_OBJECT_NEXT.match(clause[m.end() :]))
+        )
         agent = bool(_FIRST_PERSON.search(lead) or _WENT_AHEAD.search(lead))
         passive = bool(_PASSIVE_PERFECT.search(lead))
         # "the Classic was $20 cheaper" is no action: a past passive needs a participle
