@@ -88,7 +88,10 @@ _OWN_SUBJECT = re.compile(
     r"\b(?:the|a|an|your|our|my|this|each|every|any|no)\s+(?!same\b|one\b)[a-z]\w+", re.I
 )
 # a value whose record's name follows at once: "$24,000 (Tucson)", "$26,800 and $24,000 Tucson"
-_GLUED = re.compile(r"^\S*(?:\s+and\s+\$?[\d,.]+\S*)*\s*\(?\s*$")
+_GLUED = re.compile(
+    r"^\S*(?:,?\s+and\s+\$?[\d,.]+\S*)*\s*(?:\(|(?:for|on|of)\s+(?:the\s+|your\s+)?)?\s*$",
+    re.IGNORECASE,
+)
 # a clause about what would or could be: its values are no record's
 _HYPOTHETICAL = re.compile(
     r"\b(?:would|could|might|if|unless|can|will|'ll|should|may|once)\b", re.IGNORECASE

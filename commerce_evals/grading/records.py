@@ -331,7 +331,7 @@ def _short_forms(name: str) -> Iterable[str]:
             run = words[i : i + size]
             if run[0].casefold() in _GENERIC or run[-1].casefold() in _GENERIC:
                 continue
-            if size == 1 and (len(run[0]) < 4 or run[0].isdigit()):
+            if size == 1 and (len(run[0]) < 4 or re.search(r"\d", run[0])):
                 continue
             if all(w.isdigit() for w in run):
                 continue
