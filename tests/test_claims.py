@@ -44,7 +44,6 @@ def test_claims_in_any_words_are_found(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "The change is queued, pending sign-off.",
         "Your order's confirmed but hasn't left the warehouse.",
         "I checked your order.",
         "I found three options under $50.",
@@ -97,3 +96,18 @@ def test_a_claim_with_nothing_changed_fails_and_a_true_one_passes() -> None:
     assert not action_claims(True, _run("I tucked a pair into your basket.", *nothing))[0]
     memory = ({"memory": []}, {"memory": [{"text": "size 9"}]})
     assert action_claims(True, _run("I've jotted down that you wear a 9.", *memory))[0]
+
+
+def test_a_state_said_as_a_passive_needs_the_thing_to_exist() -> None:
+    """ "The change is queued, pending sign-off" describes the queue: true when a change is
+    staged (injected or made), false over an empty queue; "your order is placed" likewise."""
+    text = "The change is queued, pending sign-off."
+    staged = {"staged_changes": [{"change_id": "CH-1", "kind": "price"}]}
+    queued = make_run(("q", [reply(text)]), start=staged, end=staged)
+    empty = make_run(("q", [reply(text)]), start={"staged_changes": []}, end={"staged_changes": []})
+    assert action_claims(True, GradeContext(run=queued))[0]
+    assert not action_claims(True, GradeContext(run=empty))[0]
+    no_order = make_run(
+        ("q", [reply("Your order is placed!")]), start={"orders": []}, end={"orders": []}
+    )
+    assert not action_claims(True, GradeContext(run=no_order))[0]

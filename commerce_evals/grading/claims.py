@@ -133,6 +133,12 @@ _NOT_ACTS = frozenset(
         "be",
         "have",
         "do",
+        "block",
+        "refuse",
+        "fail",
+        "stop",
+        "prevent",
+        "deny",
         "will",
         "can",
         "shall",
@@ -166,8 +172,8 @@ _NOT_ACTS = frozenset(
     ]
 )
 _OBJECT_NEXT = re.compile(
-    r"^\s*(?::|the\b|it\b|them\b|that\b|this\b|these\b|those\b|your\b|her\b|his\b|their\b"
-    r"|a\b|an\b|one\b|both\b|all\b|\$|\d|[A-Z]{1,4}-\d)",
+    r"^\s*(?:the\b|it\b|them\b|that\b|this\b|these\b|those\b|your\b|her\b|his\b|their\b"
+    r"|a\b|an\b|one\b|both\b|all\b|\$|\d|[A-Z]{1,4}-\d|:\s*(?:\$|\d|[A-Z]{1,4}-\d))",
     re.IGNORECASE,
 )
 _IMPERATIVE_CONDITION = re.compile(
@@ -201,10 +207,13 @@ class Claim:
     words: str  # the claim as written (the verb and what stands before it)
     verb: str  # its lemma, or the completion word
     clause: str  # the whole clause
+    # a present passive on a thing the agent acts on ("your order is placed"): it says such a
+    # thing exists now, which a change or the end state must show
+    state: bool = False
 
 
 @cache
-def _past_lemma(word: str) -> str | None:
+def past_lemma(word: str) -> str | None:
     """The lemma when `word` is a past tense or past participle of a verb, else None."""
     from lemminflect import getAllInflections, getAllLemmas
 
@@ -255,12 +264,18 @@ def claims(text: str) -> list[Claim]:
     return found
 
 
+def _is_status(clause: str, position: int) -> bool:
+    from commerce_evals.grading.statuses import phrases
+
+    return any(p.start <= position < p.end for p in phrases(clause))
+
+
 def _claim_in(clause: str, opens_sentence: bool = True) -> Claim | None:
     if _HISTORY.search(clause):
         return None
     words = list(_WORD.finditer(clause))
     for _index, m in enumerate(words):
-        lemma = _past_lemma(m.group(0))
+        lemma = past_lemma(m.group(0))
         if lemma is None:
             continue
         lead = clause[: m.start()]
@@ -285,13 +300,21 @@ def _claim_in(clause: str, opens_sentence: bool = True) -> Claim | None:
             if _BY_OTHER.match(after) or re.search(r"\balready\b", lead, re.I):
                 return None
             passive = bool(object_tables(clause, lemma)) or bool(_COMPLETION.search(clause))
-        if not (agent or passive or present or (opening and lemma not in _READS)):
+        stative = (
+            bool(_PRESENT_BE.search(lead))
+            and not present
+            and not agent
+            and lemma in {w for k in object_tables(clause, lemma) for w in OBJECT_WORDS[k]}
+        )
+        if not (agent or passive or present or stative or (opening and lemma not in _READS)):
             continue
         if _denied(clause, m.start()) or _NOTHING_AFTER.match(clause[m.end() :]):
             return None
         if lemma in _READS or lemma in _NOT_ACTS:
             continue
-        return Claim(clause[: m.end()].strip(), lemma, clause.strip())
+        if _is_status(clause, m.start()):
+            return None  # "has been delayed", "was shipped": a status, read by records_agree
+        return Claim(clause[: m.end()].strip(), lemma, clause.strip(), state=stative)
     completion = _COMPLETION.search(clause)
     if completion and not _denied(clause, completion.start()):
         lead = clause[: completion.start()]
@@ -343,18 +366,31 @@ def backing(
     simulated: bool,
     domain_tables: frozenset[str] = frozenset(),
     reply: str = "",
+    end: dict[str, Any] | None = None,
 ) -> str | None:
     """Why the run does not back the claim, or None when it does."""
+    end = end or {}
     ids = [r.record_id for r in records.references(claim.clause) if r.record_id] if records else []
     kinds = object_tables(claim.clause, claim.verb)
     if "send" in kinds and (sent or simulated):
         if simulated and not sent and not QUALIFIED_SEND.search(reply or claim.clause):
             return f"says {claim.words!r}, but the sandbox only simulated the send"
         return None
+    if claim.state:
+        tables_now = [t for kind in kinds for t in _table_of(kind, end)]
+        if any(end.get(t) for t in tables_now) or any(_table_of(k, changed) for k in kinds):
+            return None
+        if tables_now:
+            return f"says {claim.words!r}, but the run left no such {'/'.join(sorted(kinds))}"
+        return None
     if ids:
         linked = [o.id for i in ids if records and (r := records.get(i)) for o in records.linked(r)]
+        # a write call backs a claim on its own only where no snapshot table shows the object
+        # (a cart line added and removed again backs no "added")
+        shown_tables = any(_table_of(k, end) for k in kinds)
         if any(
-            _rows_name(i, changed) or any(all(p in repr(w) for p in i.split("/")) for w in wrote)
+            _rows_name(i, changed)
+            or (not shown_tables and any(all(p in repr(w) for p in i.split("/")) for w in wrote))
             for i in [*ids, *linked]
         ):
             return None

@@ -83,6 +83,7 @@ _ORIGINAL = re.compile(
     re.IGNORECASE,
 )
 _DATE_FIELDS = ("delivery_date", "updated_delivery_date")
+_FLAG_BEFORE_NAME = re.compile(r"^\w*(?:[\s-]+[a-z][\w-]*){0,2}\s+(?=[A-Z0-9])")
 _FOR_RECORD = re.compile(r"^\S*\s+(?:for|on|of)\s+(?:the\s+|your\s+|a\s+)?$", re.I)
 _OWN_SUBJECT = re.compile(
     r"\b(?:the|a|an|your|our|my|this|each|every|any|no)\s+(?!same\b|one\b)[a-z]\w+", re.I
@@ -307,18 +308,33 @@ def _check_total(mention: Mention, clause: str, lead: str, records: Records) -> 
 
 
 def _check_flags(
-    sentence: str, refs: list[Reference], previous: Reference | None, records: Records
+    sentence: str,
+    refs: list[Reference],
+    previous: Reference | None,
+    records: Records,
+    all_refs: list[Reference] | None = None,
 ) -> list[tuple[Reference, str]]:
     """A yes/no attribute of a record said the other way round: a word of a true-or-false field's
     name ("dimmable", "induction", "packable") in the record's clause, negated or not."""
     found: list[tuple[Reference, str]] = []
+    all_refs = refs if all_refs is None else all_refs
     for ref in refs or ([previous] if previous else []):
         record = records.get(ref.record_id)
         if record is None:
             continue
         for word, path, value in record.flag_words():
             for m in re.finditer(rf"(?<![\w-]){re.escape(word)}\w*", sentence, re.IGNORECASE):
-                if _tie(m.start(), sentence, refs, previous) != ref:
+                # a flag word before a name modifies it ("the vegan mesh Trailblaze 4")
+                modified = _FLAG_BEFORE_NAME.match(sentence[m.end() :])
+                following = [r for r in all_refs if r.start >= m.end()]
+                if (
+                    modified
+                    and following
+                    and following[0].start - m.end() <= len(modified.group(0))
+                ):
+                    if following[0] != ref:
+                        continue
+                elif _tie(m.start(), sentence, refs, previous) != ref:
                     continue
                 clause_start, clause_end = clause_bounds(sentence, m.start())
                 if _HYPOTHETICAL.search(sentence[clause_start:clause_end]):
@@ -338,6 +354,18 @@ def _check_flags(
     return found
 
 
+def _names_or_verb_before(text: str) -> bool:
+    """Whether the word before a count makes it no cart quantity: a capitalised word (the count
+    is part of a name, "Studio 40 Wireless") or a past verb ("dropped 1", "added 2")."""
+    from commerce_evals.grading.claims import past_lemma
+
+    words = re.findall(r"[A-Za-z][\w'-]*", text[-30:])
+    if not words or not text[-30:].rstrip().endswith(words[-1]):
+        return False
+    last = words[-1]
+    return last[0].isupper() and len(text.strip()) > len(last) or past_lemma(last) is not None
+
+
 def _check_quantities(
     sentence: str, refs: list[Reference], records: Records
 ) -> list[tuple[Reference, str]]:
@@ -353,6 +381,8 @@ def _check_quantities(
         clause_start, clause_end = clause_bounds(sentence, ref.start)
         if _HYPOTHETICAL.search(sentence[clause_start:clause_end]):
             continue
+        if before and _names_or_verb_before(sentence[: before.start()]):
+            before = None
         after = _COUNT_AFTER.match(sentence[ref.end :])
         said = before or after
         if said is None:
@@ -420,7 +450,9 @@ def problems_in(
             continue
         for ref, why in [
             # a record the run wrote to may have changed a flag no tool showed again
-            *_check_flags(sentence, [r for r in refs if r.record_id not in written], None, records),
+            *_check_flags(
+                sentence, [r for r in refs if r.record_id not in written], None, records, refs
+            ),
             *_check_quantities(sentence, refs, records),
         ]:
             found.append(Problem(clipped(sentence.strip()), ref.text, why))

@@ -289,27 +289,34 @@ class Records:
         no record (`record_id` ""): a value beside it is said of one of them, nobody knows which."""
         found: list[Reference] = []
         taken: list[tuple[int, int]] = []
-        for surface, record_id in self._surfaces():
-            for m in _surface_pattern(surface).finditer(text):
+        for surface, record_id, exact in self._surfaces():
+            for m in _surface_pattern(surface, exact).finditer(text):
                 if any(m.start() < e and s < m.end() for s, e in taken):
                     continue
                 taken.append((m.start(), m.end()))
                 found.append(Reference(record_id, m.start(), m.end(), m.group(0)))
         return sorted(found, key=lambda r: r.start)
 
-    def _surfaces(self) -> list[tuple[str, str]]:
+    def _surfaces(self) -> list[tuple[str, str, bool]]:
+        """(surface, record id or "" when shared, whether it must match as written): ids and
+        whole names match in any case; a short name only with the name's own capitals ("the
+        Stargazer", not "a cushioned road shoe" for the Cushioned Road Shoe)."""
         surfaces: dict[str, set[str]] = {}
         written: dict[str, str] = {}
+        whole: set[str] = set()
         for record in self:
             if "/" not in record.id:
                 surfaces.setdefault(record.id.casefold(), set()).add(record.id)
                 written[record.id.casefold()] = record.id
+                whole.add(record.id.casefold())
             for name in record.names:
+                whole.add(name.casefold())
                 for form in _short_forms(name):
                     surfaces.setdefault(form.casefold(), set()).add(record.id)
                     written.setdefault(form.casefold(), form)
         unique = [
-            (written[s], next(iter(ids)) if len(ids) == 1 else "") for s, ids in surfaces.items()
+            (written[s], next(iter(ids)) if len(ids) == 1 else "", s not in whole)
+            for s, ids in surfaces.items()
         ]
         return sorted(unique, key=lambda x: -len(x[0]))
 
@@ -341,16 +348,14 @@ def _short_forms(name: str) -> Iterable[str]:
 _PATTERNS: dict[str, re.Pattern[str]] = {}
 
 
-def _surface_pattern(surface: str) -> re.Pattern[str]:
-    """Ids and names of several words match in any case; a one-word short name only as the
-    name writes it ("Wired" names the Wired earbuds, "wired" is a word)."""
-    pattern = _PATTERNS.get(surface)
+def _surface_pattern(surface: str, exact: bool) -> re.Pattern[str]:
+    key = f"{exact}:{surface}"
+    pattern = _PATTERNS.get(key)
     if pattern is None:
         body = r"[-\s]?".join(re.escape(p) for p in re.split(r"[-\s]+", surface))
-        one_word = not re.search(r"[\s\d-]", surface)
-        flags = 0 if one_word else re.IGNORECASE
+        flags = 0 if exact and surface[:1].isupper() else re.IGNORECASE
         pattern = re.compile(rf"(?<![\w-]){body}(?:'s|s)?(?![\w-])", flags)
-        _PATTERNS[surface] = pattern
+        _PATTERNS[key] = pattern
     return pattern
 
 

@@ -255,7 +255,9 @@ def unbacked_claims(run: Run, ctx: GradeContext | None = None) -> list[str]:
     problems: list[str] = []
     for turn in run.turns:
         for claim in claims(turn.reply()):
-            why = backing(claim, changed, wrote, records, sent, simulated, tables, turn.reply())
+            why = backing(
+                claim, changed, wrote, records, sent, simulated, tables, turn.reply(), run.end
+            )
             if why:
                 problems.append(why)
     return list(dict.fromkeys(problems))
