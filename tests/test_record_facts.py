@@ -147,7 +147,7 @@ def test_offers_said_right_pass(text: str) -> None:
     "text",
     [
         "The Tucson's offer is $28,600.",
-        "The Sportage has an offer of $26,800.",
+        "The Sportage's offer is $26,800.",
         "OF-2003 is still waiting for your decision.",
     ],
 )

@@ -173,7 +173,7 @@ _NOT_ACTS = frozenset(
 )
 _OBJECT_NEXT = re.compile(
     r"^\s*(?:the\b|it\b|them\b|that\b|this\b|these\b|those\b|your\b|her\b|his\b|their\b"
-    r"|a\b|an\b|one\b|both\b|all\b|\$|\d|[A-Z]{1,4}-\d|:\s*(?:\$|\d|[A-Z]{1,4}-\d))",
+    r"|a\b|an\b|one\b|both\b|all\b|\$|\d+\s|[A-Z]{1,4}-\d|:\s*(?:\$|\d|[A-Z]{1,4}-\d))",
     re.IGNORECASE,
 )
 _IMPERATIVE_CONDITION = re.compile(

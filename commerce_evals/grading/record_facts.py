@@ -95,7 +95,9 @@ _GLUED = re.compile(
 )
 # a clause about what would or could be: its values are no record's
 _HYPOTHETICAL = re.compile(
-    r"\b(?:would|could|might|if|unless|can|will|'ll|should|may|once)\b", re.IGNORECASE
+    r"\b(?:would|could|might|if|unless|can|will|'ll|should|may|once|asks?|asked|wants?|wanted"
+    r"|requests?|requested|proposes?|proposed|suggests?|suggested)\b",
+    re.IGNORECASE,
 )
 _TOTAL = re.compile(
     r"\b(?:total|totals|subtotal|comes to|altogether|in all|all told|grand)\b", re.I
@@ -123,25 +125,34 @@ def _sentences(text: str) -> Iterator[str]:
 
 
 def _tie(
-    position: int, sentence: str, refs: list[Reference], previous: Reference | None
+    position: int,
+    sentence: str,
+    refs: list[Reference],
+    previous: Reference | None,
+    value: bool = True,
 ) -> Reference | None:
-    """The record a value at `position` (in the sentence) is said of."""
+    """The record a value (or, `value` False, a status or a word) at `position` in the
+    sentence is said of."""
     following = [r for r in refs if r.start >= position]
-    if following and _GLUED.match(sentence[position : following[0].start]):
+    if value and following and _GLUED.match(sentence[position : following[0].start]):
         preceding = [r for r in refs if r.end <= position]
         if not (preceding and re.fullmatch(r"[\s(:]{0,3}", sentence[preceding[-1].end : position])):
             return following[0]
     clause_start, clause_end = clause_bounds(sentence, position)
     in_clause = [r for r in refs if clause_start <= r.start < clause_end]
     before = [r for r in in_clause if r.start < position]
-    if before:
+    # "the Farm ($39.99), a plush fox ($19.99)": a noun of its own between the record and
+    # the value, or a determiner right before it ("the $24,000 offer"), takes the value
+    if before and not _OWN_SUBJECT.search(sentence[before[-1].end : position]):
         return before[-1]
+    if before or re.search(r"\b(?:the|a|an|your|that|this)\s+$", sentence[:position], re.I):
+        return None
     after = [r for r in in_clause if r.start >= position]
     if after and _FOR_RECORD.match(sentence[position : after[0].start]):
         return after[0]  # "$10 for the lamp"
     earlier = [r for r in refs if r.start < position]
     # a clause with a subject of its own ("the store caps a cart at $2,000") speaks of that
-    if earlier and not _OWN_SUBJECT.search(sentence[clause_start:position]):
+    if earlier and not _OWN_SUBJECT.search(sentence[earlier[-1].end : position]):
         return earlier[-1]
     if previous is not None and _PRONOUN_START.match(sentence):
         return previous
@@ -334,7 +345,7 @@ def _check_flags(
                 ):
                     if following[0] != ref:
                         continue
-                elif _tie(m.start(), sentence, refs, previous) != ref:
+                elif _tie(m.start(), sentence, refs, previous, value=False) != ref:
                     continue
                 clause_start, clause_end = clause_bounds(sentence, m.start())
                 if _HYPOTHETICAL.search(sentence[clause_start:clause_end]):
@@ -457,7 +468,7 @@ def problems_in(
         ]:
             found.append(Problem(clipped(sentence.strip()), ref.text, why))
         for phrase in phrases(sentence):
-            ref = _tie(phrase.start, sentence, refs, previous)
+            ref = _tie(phrase.start, sentence, refs, previous, value=False)
             record = records.get(ref.record_id) if ref else None
             if ref is None or record is None:
                 continue

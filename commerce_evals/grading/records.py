@@ -208,7 +208,10 @@ class Records:
             return
         for total_key in TOTAL_FIELDS:
             total = node.get(total_key)
-            if isinstance(total, int | float) and not isinstance(total, bool):
+            # a bare "total" is a money total only beside the lines it adds up (a search's
+            # "total" is its count of results)
+            money = total_key != "total" or any(k in node for k in ("lines", "items"))
+            if money and isinstance(total, int | float) and not isinstance(total, bool):
                 self.totals.append(float(total))
         id_field = _id_field(node)
         own = node[id_field] if id_field else None
@@ -340,8 +343,8 @@ def _short_forms(name: str) -> Iterable[str]:
                 continue
             if size == 1 and (len(run[0]) < 4 or re.search(r"\d", run[0])):
                 continue
-            if all(w.isdigit() for w in run):
-                continue
+            if all(w.isdigit() for w in run) or not any(w[:1].isupper() for w in run):
+                continue  # "900 ml", "wooden trains": a short name has a word of the name's own
             yield " ".join(run)
 
 
