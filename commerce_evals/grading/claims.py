@@ -173,7 +173,7 @@ _NOT_ACTS = frozenset(
 )
 _OBJECT_NEXT = re.compile(
     r"^\s*(?:the\b|it\b|them\b|that\b|this\b|these\b|those\b|your\b|her\b|his\b|their\b"
-    r"|a\b|an\b|one\b|both\b|all\b|\$|\d+\s|[A-Z]{1,4}-\d|:\s*(?:\$|\d|[A-Z]{1,4}-\d))",
+    r"|a\b|an\b|one\b|both\b|all\b|\$|\d+(?![\w.,-]*-[a-z])\b|[A-Z]{1,4}-\d|:\s*(?:\$|\d|[A-Z]{1,4}-\d))",
     re.IGNORECASE,
 )
 _IMPERATIVE_CONDITION = re.compile(
@@ -268,6 +268,13 @@ def _is_status(clause: str, position: int) -> bool:
     from commerce_evals.grading.statuses import phrases
 
     return any(p.start <= position < p.end for p in phrases(clause))
+
+
+def _tool_tables(tool: str, end: dict[str, Any]) -> bool:
+    """Whether a write tool's name names a snapshot table ("add_to_cart": the cart), whose rows
+    then say whether its write stands."""
+    words = set(re.split(r"[_\W]+", tool.casefold()))
+    return any(t.casefold().rstrip("s") in words for t in end)
 
 
 def _claim_in(clause: str, opens_sentence: bool = True) -> Claim | None:
@@ -388,9 +395,10 @@ def backing(
         # a write call backs a claim on its own only where no snapshot table shows the object
         # (a cart line added and removed again backs no "added")
         shown_tables = any(_table_of(k, end) for k in kinds)
+        standing = [w for w in wrote if not _tool_tables(str(w.get("tool", "")), end)]
         if any(
             _rows_name(i, changed)
-            or (not shown_tables and any(all(p in repr(w) for p in i.split("/")) for w in wrote))
+            or (not shown_tables and any(all(p in repr(w) for p in i.split("/")) for w in standing))
             for i in [*ids, *linked]
         ):
             return None
@@ -408,4 +416,16 @@ def backing(
         return f"says {claim.words!r}, but no {'/'.join(sorted(known))} changed"
     if not changed and not wrote:
         return f"says {claim.words!r}, but nothing changed"
+    return _count_backed(claim, changed)
+
+
+def _count_backed(claim: Claim, changed: dict[str, TableChange]) -> str | None:
+    """A claim of N things done ("Applied both", "refunded 2 items") needs N changed rows."""
+    said = re.match(r"\s*(\d+)\b", claim.clause[len(claim.words) :])
+    if said is None:
+        return None
+    count = int(said.group(1))
+    rows = sum(max(len(c.added), len(c.removed)) for c in changed.values())
+    if count > rows:
+        return f"says {claim.words!r} of {count}, but the run changed {rows}"
     return None

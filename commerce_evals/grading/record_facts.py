@@ -100,7 +100,7 @@ _HYPOTHETICAL = re.compile(
     re.IGNORECASE,
 )
 _TOTAL = re.compile(
-    r"\b(?:total|totals|subtotal|comes to|altogether|in all|all told|grand)\b", re.I
+    r"\b(?:total|totals|subtotal|comes to|altogether|in all|all told|grand total)\b", re.I
 )
 # a count right before a record's name ("2 Brightwell lamps") or after it ("x2", "qty 2")
 _COUNT_AFTER = re.compile(r"^\s*(?:x|×|qty:?|quantity:?)\s*(\d+)\b", re.I)
