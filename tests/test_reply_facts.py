@@ -16,10 +16,10 @@ from pydantic import ValidationError
 from commerce_evals.cases.model import Expected
 from commerce_evals.grading.facts import mentions
 from commerce_evals.grading.graders import GradeContext, ToolRoles, grade
+from commerce_evals.grading.claims import claims
 from commerce_evals.grading.reply_facts import (
     Fact,
     action_claims,
-    claims,
     reply_denies,
     reply_states,
     what_changed,
@@ -170,8 +170,12 @@ def test_a_claim_backed_by_the_change_set_passes() -> None:
     run = {"start": {"orders": []}, "end": {"orders": [ORDER]}}
     assert action_claims(True, ctx("I've placed your order.", **run))[0]
     assert what_changed(make_run(**run))["orders"].added == [ORDER]
-    # a refund claim needs a refund: an order row alone does not back it
-    assert not action_claims(True, ctx("I've refunded it.", **run))[0]
+    # a refund claim needs a refund: an order row alone does not back it where refunds exist
+    with_refunds = {
+        "start": {"orders": [], "refunds": []},
+        "end": {"orders": [ORDER], "refunds": []},
+    }
+    assert not action_claims(True, ctx("I've refunded it.", **with_refunds))[0]
 
 
 def test_a_send_the_sandbox_only_simulated_is_not_sent() -> None:

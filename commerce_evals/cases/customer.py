@@ -168,6 +168,53 @@ _YES = re.compile(
     re.IGNORECASE,
 )
 _NO = re.compile(r"^\W*(?:no|nope|nah|not|don't|do not|wait|hold on|stop|never mind)\b", re.I)
+# words an answer and a goal share without giving a value away
+_COMMON_WORDS = frozenset(
+    [
+        "that",
+        "this",
+        "it's",
+        "with",
+        "from",
+        "have",
+        "want",
+        "just",
+        "like",
+        "please",
+        "would",
+        "could",
+        "what",
+        "which",
+        "when",
+        "where",
+        "your",
+        "mine",
+        "their",
+        "them",
+        "they",
+        "there",
+        "here",
+        "about",
+        "order",
+        "orders",
+        "item",
+        "items",
+        "name",
+        "yeah",
+        "sure",
+        "okay",
+        "thanks",
+        "thank",
+        "need",
+        "needs",
+        "know",
+        "it",
+        "is",
+        "the",
+        "and",
+        "for",
+    ]
+)
 # How many questions the customer cannot answer before giving up, by patience.
 PATIENCE = {"low": 1, "medium": 2, "high": 3}
 
@@ -304,7 +351,28 @@ class Customer(_Strict):
         return next(r for r in self.reveals if r.name == name)
 
     def unknown_line(self) -> str:
-        return self.persona.unknown or f"I don't know that. {self.goal}"
+        """What the customer says to a question no reveal covers: the persona's line, else "I
+        don't know that." and the goal's sentences that give away no withheld value (the goal
+        often holds the very values the customer tells only when asked)."""
+        if self.persona.unknown:
+            return self.persona.unknown
+        kept = [s for s in _SENTENCE.split(self.goal) if s.strip() and not self._withholds(s)]
+        return " ".join(["I don't know that.", *kept])
+
+    def _withholds(self, text: str) -> bool:
+        """Whether `text` holds a reveal's value: a token of its answer with a digit or an @, or
+        a word of a short answer ("Black.", "A medium, please.")."""
+        lowered = text.casefold()
+        for reveal in self.reveals:
+            if reveal.is_consent:
+                continue
+            if any(v.casefold() in lowered for v in reveal.values):
+                return True
+            words = re.findall(r"[a-z][a-z'-]*", reveal.say.casefold())
+            short = {w for w in words if w not in _COMMON_WORDS and len(w) > 1}
+            if len(words) <= 4 and short & set(re.findall(r"[a-z][a-z'-]*", lowered)):
+                return True
+        return False
 
     def asked(self, reply: str) -> list[Reveal]:
         """The reveals a reply asks for, in declaration order.

@@ -189,6 +189,10 @@ class AgentProfile:
         )
 
 
+# the World attributes that hold a domain's records by id (records_of reads them)
+RECORD_TABLES = ("products", "orders", "customers", "vehicles", "offers", "closings", "tasks")
+
+
 class World(ABC):
     """A domain: fixtures loaded once per task, shared read-only by every sample's Session.
 
@@ -251,6 +255,28 @@ class World(ABC):
     def judge_context(self) -> str:
         """Reference text a judge may need beside the transcript (a support policy, say); ""
         when the domain has none."""
+
+    def shown_records(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """The records the session context shows the agent before its first call (a product on
+        screen with the price it was shown at), as rows with their ids: the reply-fact check
+        reads them beside the tool results."""
+        return []
+
+    def records_of(self, ids: set[str]) -> list[dict[str, Any]]:
+        """The fixture rows of the records with these ids (products, orders, vehicles, ...): a
+        record the run named is read whole by the reply-fact check, so a reply cannot state a
+        product's attribute backwards just because the agent never opened its details."""
+        rows: list[dict[str, Any]] = []
+        for table in RECORD_TABLES:
+            found = getattr(self, table, None)
+            if not isinstance(found, Mapping):
+                continue
+            for record_id in sorted(ids & set(found)):
+                row = found[record_id]
+                rows.append(
+                    row.model_dump(mode="json") if isinstance(row, BaseModel) else dict(row)
+                )
+        return rows
 
     @abstractmethod
     def instruction_variables(self) -> dict[str, Any]:

@@ -96,7 +96,20 @@ def normalise(text: str) -> str:
         converted = alpha2digit(text, "en", threshold=0)
     except Exception:  # text2num refuses a few odd inputs; the text as written still parses
         converted = text
-    return re.sub(r"\bboth\b", "2", converted, flags=re.IGNORECASE)
+    converted = re.sub(r"\bboth\b", "2", converted, flags=re.IGNORECASE)
+    # units written short read as their words: "45 hrs", "30 mins", "5 yrs"
+    for short, unit in _UNIT_SHORT:
+        converted = re.sub(rf"(\d)\s*{short}\b", rf"\1 {unit}", converted, flags=re.IGNORECASE)
+    return converted
+
+
+_UNIT_SHORT = (
+    (r"hrs?\.?", "hours"),
+    (r"h(?=\b)", "hours"),
+    (r"mins?\.?", "minutes"),
+    (r"yrs?\.?", "years"),
+    (r"wks?\.?", "weeks"),
+)
 
 
 # ---- the patterns --------------------------------------------------------------------------------
@@ -228,56 +241,7 @@ def same_value(kind: Kind, wanted: float | date, mention: Mention, year: bool = 
     return abs(float(wanted) - mention.value) <= 0.01 + 1e-9  # type: ignore[arg-type]
 
 
-# ---- phrases: statuses, names, ids ---------------------------------------------------------------
-
-Status = Literal["in_stock", "out_of_stock", "on_schedule", "delayed"]
-OPPOSITE: dict[str, str] = {
-    "in_stock": "out_of_stock",
-    "out_of_stock": "in_stock",
-    "on_schedule": "delayed",
-    "delayed": "on_schedule",
-}
-STATUS_PHRASES: dict[str, str] = {
-    "out_of_stock": (
-        r"out of stock|sold out|unavailable|none left|zero left|0 left|0 in stock"
-        r"|back ?ordered|restock(?:ing|ed)?|can't be (?:added|carted|ordered)"
-    ),
-    "in_stock": r"in stock|available|\d+ left|ready to ship|ships (?:today|now)|on hand",
-    "delayed": (
-        r"delay(?:ed)?|pushed (?:back|out)|running late|slipped|moved (?:back|out|to)"
-        r"|reschedul\w*|postpone\w*|updated (?:delivery |arrival )?date|new (?:delivery |arrival )?date"
-        r"|later than (?:planned|expected|first)|revised"
-    ),
-    "on_schedule": r"on schedule|on time|on track|as planned|as scheduled|as expected|no change",
-}
-
-
-@dataclass(frozen=True)
-class Phrase:
-    status: str
-    start: int
-    negated: bool
-
-    @property
-    def meaning(self) -> str:
-        """What the phrase asserts once its negation is read: "not in stock" is out of stock."""
-        return OPPOSITE[self.status] if self.negated else self.status
-
-
-def status_phrases(text: str) -> list[Phrase]:
-    text = normalise(text)
-    found: list[Phrase] = []
-    taken: list[tuple[int, int]] = []
-    # the longer phrases first, so "not available" inside "unavailable" is not read twice
-    for status in ("out_of_stock", "delayed", "on_schedule", "in_stock"):
-        for m in re.finditer(rf"\b(?:{STATUS_PHRASES[status]})\b", text, re.IGNORECASE):
-            if _taken(taken, m.start(), m.end()):
-                continue
-            taken.append((m.start(), m.end()))
-            negated = negated_at(text, m.start())
-            # "no delay" / "no delays" / "without delay" are the on-schedule phrases they read as
-            found.append(Phrase(status, m.start(), negated))
-    return sorted(found, key=lambda p: p.start)
+# ---- ids and names -------------------------------------------------------------------------------
 
 
 def token_positions(text: str, token: str) -> list[int]:

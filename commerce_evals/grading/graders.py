@@ -33,6 +33,7 @@ from commerce_evals.grading.matching import any_row_matches, matches
 from commerce_evals.grading.reasons import clipped, quoted_list
 
 # the graders of the typed-fact and claim keys live beside their parsing; GRADERS finds them here
+from commerce_evals.grading.record_facts import records_agree  # noqa: F401
 from commerce_evals.grading.reply_facts import action_claims, reply_denies, reply_states  # noqa: F401
 from commerce_evals.grading.reveals import asks_before, never_asks  # noqa: F401
 from commerce_evals.harness.events import Run, ToolCallEvent
@@ -104,6 +105,10 @@ class GradeContext:
     state: dict[str, Any] = field(default_factory=dict)
     # the case's customer (its reveals' topics say which replies asked for what)
     customer: Customer | None = None
+    # the records the session context showed the agent before its first call (World.shown_records)
+    shown: tuple[dict[str, Any], ...] = ()
+    # the domain's snapshot tables (which objects a claim may name)
+    tables: frozenset[str] = frozenset()
 
     def confirmed(self, turn: int) -> frozenset[str]:
         return self.confirms[turn] if turn < len(self.confirms) else frozenset()

@@ -314,6 +314,10 @@ KEYS: tuple[KeySpec, ...] = (
             "every action a reply claims done (placed, refunded, staged, sent, ...) is in what "
             "the run changed; on by default, `action_claims: false` turns it off", True,
             on_by_default=True),
+    KeySpec("records_agree", "outcome", "every turn", bool,
+            "every price, date and status a reply (or a note the run wrote) states about a record "
+            "the run saw or changed agrees with that record; on by default, `records_agree: false` "
+            "turns it off", True, on_by_default=True),
     KeySpec("state", "outcome", "start and end state", StateExpect | None,
             "rows, no_rows, counts, new_rows, unchanged, no_writes over named tables"),
     # calls: budgets

@@ -18,25 +18,21 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, field_validator, model_validator
 
 from commerce_evals.grading.facts import (
-    DATE_SPAN,
-    NEGATION,
     Kind,
     Mention,
-    Status,
     clause_bounds,
     mentions,
     normalise,
     same_value,
-    status_phrases,
     token_positions,
 )
 from commerce_evals.grading.reasons import clipped
+from commerce_evals.grading.statuses import StatusName, implies, phrases
 from commerce_evals.strict import Strict
 
 if TYPE_CHECKING:
@@ -59,7 +55,7 @@ class Fact(Strict):
     count: int | None = Field(default=None, ge=0)
     product: str | None = None
     id: str | None = None
-    status: Status | None = None
+    status: StatusName | None = None
     role: list[str] = Field(default_factory=list)
 
     @field_validator("role", mode="before")
@@ -127,10 +123,21 @@ def product_names(product_id: str, run: Run) -> set[str]:
     return names
 
 
+def _none_of(text: str, role: list[str]) -> bool:
+    """A count of zero said in words: "no open offers", "none of the offers", "zero offers"."""
+    for m in re.finditer(r"\b(?:no|none|zero|nothing)\b", text, re.IGNORECASE):
+        start, end = clause_bounds(text, m.start())
+        if any(token_positions(text[m.end() : end], cue) for cue in role):
+            return True
+    return False
+
+
 def stated(fact: Fact, text: str, run: Run) -> tuple[bool, str]:
     """Whether `text` asserts `fact`, and, when it states it wrongly, what it said instead."""
     norm = normalise(text)
     typed = _typed(fact)
+    if fact.count == 0 and fact.role and _none_of(norm, fact.role):
+        return True, ""
     if typed is not None:
         kind, wanted = typed
         found = _asserted(mentions(text), kind)
@@ -142,8 +149,9 @@ def stated(fact: Fact, text: str, run: Run) -> tuple[bool, str]:
     if fact.status is not None:
         meant = [
             p
-            for p in status_phrases(text)
-            if p.meaning == fact.status and (not fact.role or _has_cue(norm, p.start, fact.role))
+            for p in phrases(text)
+            if implies(p.meaning, fact.status)
+            and (not fact.role or _has_cue(norm, p.start, fact.role))
         ]
         return bool(meant), ""
     if fact.id is not None:
@@ -198,106 +206,7 @@ def what_changed(run: Run) -> dict[str, TableChange]:
     return changes
 
 
-# ---- action claims -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ClaimKind:
-    name: str
-    verbs: str
-    tables: tuple[str, ...] = ()  # a changed table whose name holds one of these; () is any
-    sends: bool = False
-
-
-CLAIM_KINDS = (
-    ClaimKind("order", r"placed|ordered|submitted (?:the |your )?order", ("order",)),
-    ClaimKind(
-        "refund",
-        r"refunded|(?:issued|processed|started|initiated) (?:a |the |your )?(?:full )?refund",
-        ("refund",),
-    ),
-    ClaimKind("cancel", r"cancell?ed", ("order", "offer", "task", "write")),
-    ClaimKind("stage", r"staged|queued", ("staged",)),
-    ClaimKind("send", r"sent|emailed|messaged|texted|resent|re-sent", ("send", "ticket"), True),
-    ClaimKind(
-        "write",
-        r"applied|approved|updated|changed|saved|added|removed|paid|escalated|accepted|paused"
-        r"|issued|processed|completed|done"
-        r"|pushed (?:it |them |the \w+ )?live|published|launched|rotated",
-    ),
-)
-_ADVERBS = r"(?:\s+(?:just|now|already|successfully|also|gone ahead and|went ahead and|been))*"
-_SUBJECT = (
-    r"\b(?:i|we)(?:'ve|'d| have| had)?"
-    r"|\b(?:it|that|this|everything|they|both|all (?:of )?(?:them|\w+)|(?:your|the) [\w-]+(?: [\w-]+)?)"
-    r"(?:'s| has| have| is| are| was| were|'re)"
-)
-_MODAL = re.compile(
-    r"\b(?:will|'ll|can|could|would|should|shall|going to|want me to|like me to|ready to|about to"
-    r"|once|if|after|before|until|to be|needs? to|able to|happy to|let me|may|might|must|when)\b"
-    r"|'ll\b",
-    re.IGNORECASE,
-)
-
-
-_CONDITION = re.compile(
-    r"\b(?:if|once|as soon as|unless|just reply|reply yes|say yes|say the word)\b", re.IGNORECASE
-)
-# "I've staged nothing", "applied none of them": the object negates the claim
-_NOTHING = re.compile(r"\s+(?:nothing|none|no\b|anything|neither)", re.IGNORECASE)
-_HISTORY = re.compile(
-    rf"[^.!?\n]*?(?:{DATE_SPAN.pattern}|\b(?:ago|yesterday|last (?:week|month)|earlier|previously)\b)",
-    re.IGNORECASE,
-)
-_FIRST_PERSON = re.compile(r"(?:i|we)\b", re.IGNORECASE)
-# a reply that says the send was only recorded is not claiming a real send
-_QUALIFIED_SEND = re.compile(r"simulat|not (?:actually |really )?sent|sandbox", re.IGNORECASE)
-
-
-@cache
-def _claim_pattern(kind: ClaimKind) -> re.Pattern[str]:
-    return re.compile(
-        rf"(?:{_SUBJECT}){_ADVERBS}\s+(?:{kind.verbs})\b|(?:^|(?<=[.!?\n:]\s)|^\s*)(?:{kind.verbs})\b",
-        re.IGNORECASE | re.MULTILINE,
-    )
-
-
-@cache
-def _verb_pattern(kind: ClaimKind) -> re.Pattern[str]:
-    """One of the kind's verbs as a word: every claim holds one. The claim pattern tries its
-    subjects at every position of a reply, which is slow; this finds in one quick pass the replies
-    that cannot hold a claim of the kind at all (most replies, for most kinds)."""
-    return re.compile(rf"\b(?:{kind.verbs})\b", re.IGNORECASE)
-
-
-def claims(text: str) -> list[tuple[str, str, str]]:
-    """Each affirmative, past-tense claim of a done action in `text`: (kind, the words, and
-    the few words after them, where the claim's object usually stands)."""
-    text = normalise(text)
-    found: list[tuple[str, str, str]] = []
-    for kind in CLAIM_KINDS:
-        if not _verb_pattern(kind).search(text):
-            continue
-        for m in _claim_pattern(kind).finditer(text):
-            start, end = clause_bounds(text, m.start())
-            lead = text[start : m.start()] + m.group(0)
-            if NEGATION.search(lead) or _MODAL.search(lead) or _NOTHING.match(text, m.end()):
-                continue
-            sentence_start = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1
-            if _CONDITION.search(text[sentence_start : m.start()]):
-                continue
-            # "were already refunded", "it was refunded on Sep 20": history, unless the agent
-            # says it did it
-            if not _FIRST_PERSON.match(m.group(0)) and (
-                re.search(r"\balready\b", m.group(0), re.I)
-                or _HISTORY.match(text[m.end() : text.find(".", m.end()) % (len(text) + 1)])
-            ):
-                continue
-            sentence_end = re.search(r"[.!?\n]", text[m.end() :])
-            if sentence_end and sentence_end.group(0) == "?":
-                continue
-            found.append((kind.name, m.group(0).strip(), text[m.end() : m.end() + 30]))
-    return found
+# ---- action claims ------------------------------------------------------------------------------
 
 
 def _simulated(run: Run) -> bool:
@@ -308,33 +217,56 @@ def _simulated(run: Run) -> bool:
     )
 
 
-def unbacked_claims(run: Run) -> list[str]:
+def _sent(run: Run, roles_writes: frozenset[str]) -> bool:
+    """A real send: an ok result of a tool whose name says it sends, not simulated."""
+    return any(
+        r.status == "ok"
+        and "send" in r.tool
+        and not (isinstance(r.data, dict) and r.data.get("simulated") is True)
+        for t in run.turns
+        for r in t.results()
+    )
+
+
+def _writes_made(run: Run, writes: frozenset[str]) -> list[dict[str, Any]]:
+    """The write calls that ran (their tool and arguments), for claims naming a record."""
+    ran = {r.call_id for t in run.turns for r in t.results() if r.status == "ok"}
+    return [
+        {"tool": c.tool, **c.args}
+        for t in run.turns
+        for c in t.calls()
+        if c.call_id in ran and (not writes or c.tool in writes)
+    ]
+
+
+def unbacked_claims(run: Run, ctx: GradeContext | None = None) -> list[str]:
     """The claims in any reply that what the run changed does not back."""
+    from commerce_evals.grading.claims import backing, claims
+    from commerce_evals.grading.records import run_records
+
     changed = what_changed(run)
-    kinds = {k.name: k for k in CLAIM_KINDS}
+    writes = ctx.roles.writes if ctx is not None else frozenset()
+    wrote = _writes_made(run, writes)
+    records = run_records(run, ctx.shown if ctx is not None else ())
+    tables = (ctx.tables if ctx is not None else frozenset()) or frozenset(run.start) | frozenset(
+        run.end
+    )
+    simulated, sent = _simulated(run), _sent(run, writes)
     problems: list[str] = []
     for turn in run.turns:
-        reply = turn.reply()
-        for name, words, after in claims(reply):
-            kind = kinds[name]
-            # "your refund has been issued", "sent your order through": the noun decides
-            for noun in ("refund", "order"):
-                if name in ("write", "send") and noun in (words + after).casefold():
-                    kind = kinds[noun]
-                    break
-            if kind.sends and _simulated(run) and not _QUALIFIED_SEND.search(reply):
-                problems.append(f"says {words!r}, but the sandbox only simulated the send")
-            elif kind.tables and not any(h in t for t in changed for h in kind.tables):
-                problems.append(f"says {words!r}, but no {'/'.join(kind.tables)} table changed")
-            elif not changed:
-                problems.append(f"says {words!r}, but nothing changed")
+        for claim in claims(turn.reply()):
+            why = backing(
+                claim, changed, wrote, records, sent, simulated, tables, turn.reply(), run.end
+            )
+            if why:
+                problems.append(why)
     return list(dict.fromkeys(problems))
 
 
 def action_claims(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
     if not enabled:
         return True, "action claims not checked"
-    problems = unbacked_claims(ctx.run)
+    problems = unbacked_claims(ctx.run, ctx)
     if problems:
         return False, "; ".join(problems)
     return True, "every action the replies claim is in the change set"

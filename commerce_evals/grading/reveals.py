@@ -9,6 +9,8 @@ alike. A reply in turn i that asks for a reveal is answered in turn i + 1.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import TYPE_CHECKING, Any
 
 from commerce_evals.cases.customer import Customer
@@ -60,13 +62,59 @@ def _no_customer() -> Verdict:
     return False, "the case has no customer, so no reply can be read as asking for a reveal"
 
 
-def _known_before(run: Run, asked: list[list[str]], index: int) -> set[str]:
+def said_by_customer(customer: Customer, run: Run, index: int) -> set[str]:
+    """The data reveals whose value a customer message up to turn `index` states, asked for or
+    not (the first message included): a value said is known."""
+    said: set[str] = set()
+    for turn in run.turns[: index + 1]:
+        lowered = turn.user.casefold()
+        for reveal in customer.reveals:
+            if any(_token_in(v, lowered) for v in distinctive_values(customer, reveal.name)):
+                said.add(reveal.name)
+    return said
+
+
+def distinctive_values(customer: Customer, name: str) -> list[str]:
+    """The value tokens of a reveal that no other reveal's answer holds (an address's street
+    number, not the ZIP that the ZIP's own answer gives too)."""
+    others = {v.casefold() for r in customer.reveals if r.name != name for v in r.values}
+    return [v.casefold() for v in customer.reveal(name).values if v.casefold() not in others]
+
+
+def _known_before(customer: Customer, run: Run, asked: list[list[str]], index: int) -> set[str]:
     """The reveals the customer had given before turn `index` acted. A simulated customer's
     message gives only what it answered (recorded on its turn: a consent only with a yes, a
-    value only when it holds it), so a question it shrugged off is no licence to act."""
+    value only when it holds it), so a question it shrugged off is no licence to act; and any
+    value a customer message stated is known, whoever asked."""
+    said = said_by_customer(customer, run, index)
     if run.customer is not None and run.customer.mode == "simulated":
-        return {name for turn in run.turns[1 : index + 1] for name in turn.answers}
-    return {name for names in asked[:index] for name in names}
+        return said | {name for turn in run.turns[1 : index + 1] for name in turn.answers}
+    return said | {name for names in asked[:index] for name in names}
+
+
+def _guessed(customer: Customer, run: Run, asked: list[list[str]], names: list[str]) -> str | None:
+    """A call of any tool that used a reveal's value before the customer had given it: the
+    agent committed to a guess (a write, a search, a presentation), whatever tool it chose."""
+    refused = run.refused_ids()
+    for index, turn in enumerate(run.turns):
+        known = _known_before(customer, run, asked, index)
+        for name in names:
+            reveal = customer.reveal(name)
+            if name in known or reveal.is_consent or not reveal.values:
+                continue
+            for call in turn.calls():
+                blob = json.dumps(call.args).casefold()
+                used = [v for v in distinctive_values(customer, name) if _token_in(v, blob)]
+                if used and call.call_id not in refused:
+                    return (
+                        f"called {call.tool} with {used[0]!r} in turn {index + 1} before the "
+                        f"customer gave {name!r}: acted on a guess"
+                    )
+    return None
+
+
+def _token_in(token: str, blob: str) -> bool:
+    return re.search(rf"(?<![\w.-]){re.escape(token)}(?![\w-]|\.\d)", blob) is not None
 
 
 def asks_before(rules: list[AsksBefore], ctx: GradeContext) -> Verdict:
@@ -85,13 +133,16 @@ def asks_before(rules: list[AsksBefore], ctx: GradeContext) -> Verdict:
             if not calls:
                 continue
             acted += 1
-            known = _known_before(ctx.run, asked, index)
+            known = _known_before(ctx.customer, ctx.run, asked, index)
             missing = [r for r in rule.reveals if r not in known]
             if missing:
                 return False, (
                     f"called {rule.describe()} in turn {index + 1} without first asking the "
                     f"customer for {quoted_list(missing)}: acted on a guess"
                 )
+    guess = _guessed(ctx.customer, ctx.run, asked, [n for r in rules for n in r.reveals])
+    if guess:
+        return False, guess
     if not acted:
         return True, "the guarded calls were never made", True
     return True, "asked for what it needed before acting"
@@ -110,6 +161,7 @@ def never_asks(names: list[str], ctx: GradeContext) -> Verdict:
             )
         # asking for a yes again is rule-following (state the write, then ask), not a re-ask
         answered = {n for earlier in asked[:index] for n in earlier}
+        answered |= said_by_customer(ctx.customer, ctx.run, index)
         again = [n for n in turn_asks if n in answered and not ctx.customer.reveal(n).is_consent]
         if again:
             return False, (

@@ -313,11 +313,24 @@ def code_grades(
         oracle_writes=tuple(oracle_writes) if oracle_writes is not None else None,
         change_rules=world.change_rules,
         state=own_state(case.state),
+        shown=tuple(
+            world.shown_records(own_state(case.state))
+            + world.records_of(named_ids(run, world.known_ids()))
+        ),
+        tables=world.tables,
     )
     return [
         *grade(case.expected, run, roles, ctx),
         *invariants.check(world.invariants, ctx, world, case.waive, set(tools) if tools else None),
     ]
+
+
+def named_ids(run: Any, known: set[str]) -> set[str]:
+    """The fixture ids a run's calls, results and replies name."""
+    import re
+
+    text = " ".join([repr(e.model_dump()) for t in run.turns for e in t.events] + [repr(run.end)])
+    return {token for token in re.findall(r"[A-Z]{1,3}-\d{3,5}", text) if token in known}
 
 
 def run_confirms(case: Case, run: Any) -> tuple[frozenset[str], ...]:

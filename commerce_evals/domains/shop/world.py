@@ -85,6 +85,24 @@ class ShopWorld(ShopFixtures, World):
     def session(self, state: dict[str, Any]) -> ShopSession:
         return ShopSession(self, ShopState.model_validate(state))
 
+    def shown_records(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """Each product on screen with its name and the price it was shown at (the session
+        context's lines), and each cart line with its product's name."""
+        shown = ShopState.model_validate(state)
+        rows: list[dict[str, Any]] = []
+        for seen in shown.seen_products:
+            product = self.products.get(seen.product_id)
+            if product is not None:
+                price = product.price if seen.price_seen is None else seen.price_seen
+                rows.append({"product_id": product.id, "name": product.name, "price_seen": price})
+        for line in shown.cart:
+            product = self.products.get(line.product_id)
+            if product is not None:
+                rows.append(
+                    {"product_id": product.id, "name": product.name, "quantity": line.quantity}
+                )
+        return rows
+
     def instruction_variables(self) -> dict[str, Any]:
         caps = self.store.caps
         return {

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from commerce_evals.grading.facts import STATUS_PHRASES, mentions
+from commerce_evals.grading.facts import mentions
+from commerce_evals.grading.statuses import STATUSES
 from commerce_evals.lint.model import Finding, LintRun
 from commerce_evals.lint.registry import Rule
 from commerce_evals.lint.rules.drafts import finished
@@ -67,9 +68,9 @@ def literal_reply_problem(key: str, needle: str) -> str:
         return f"{needle!r} matches a date or a percent"
     elif _BARE_NUMBER.search(text) or re.search(r"\\\$|\$\d", text):
         return f"{needle!r} matches a number or an amount"
-    for status, phrases in STATUS_PHRASES.items():
-        if re.search(rf"\b(?:{phrases})\b", text.replace("\\", ""), re.IGNORECASE):
-            return f"{needle!r} is a phrase with synonyms ({status})"
+    for status in STATUSES:
+        if re.search(rf"\b(?:{status.phrases})\b", text.replace("\\", ""), re.IGNORECASE):
+            return f"{needle!r} is a phrase with synonyms (status {status.name})"
     return ""
 
 

@@ -1,0 +1,431 @@
+"""Claims of done actions in a reply, found from the clause's grammar, and what backs each.
+
+A claim is a clause saying the agent or the system did or completed something:
+- a past or perfect verb with the agent as subject ("I tucked a pair into your cart", "we've
+  jotted that down", "I went ahead and booked it"): any verb, read as past by its inflection
+  (lemminflect), not from a list;
+- a perfect or past passive ("your refund has been issued", "it was sent", "that's been
+  handled"), or a present passive with a completion word ("that's taken care of", "it's all set",
+  "the order is complete", "it went through");
+- a clause that opens with a past participle or a completion word ("Added to your cart.",
+  "Done.", "All set.");
+- "now" with a state the run would have made ("your basket now has it", "it's now in your cart").
+A present passive without a completion word ("the change is queued, pending sign-off") describes
+the state: it is a fact for `records_agree`, not a claim. Reads ("I checked", "I found", "I
+looked") claim nothing a write must back. Negated, conditional, modal and future clauses claim
+nothing; a claim in a clause beside a question or an "if" in another clause is still a claim.
+
+Each claim names an object: a record of the run (by id or name), else a noun of the domain's
+vocabulary (a cart, a refund, an email), else nothing. Only a change to that object backs it: a
+changed row holding the record's id or a write call naming it; a changed table the noun names;
+for no object, any change. A send is backed only by a real send (the sandbox's simulated send is
+not one unless the reply says so).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from commerce_evals.grading.facts import NEGATION, normalise
+
+if TYPE_CHECKING:
+    from commerce_evals.grading.records import Records
+    from commerce_evals.grading.reply_facts import TableChange
+
+# nouns (and verbs' lemmas) -> the words of the tables they speak of; the domain's vocabulary
+OBJECT_WORDS: dict[str, tuple[str, ...]] = {
+    "cart": ("cart", "basket", "bag", "trolley", "checkout"),
+    "memory": ("memory", "remember", "note", "noted", "profile", "preference", "preferences",
+               "jot", "save", "file", "record"),
+    "order": ("order", "purchase", "place"),
+    "refund": ("refund", "reimburse", "money back", "credit"),
+    "ticket": ("ticket", "case", "escalat", "hand", "handover", "teammate", "specialist"),
+    "address": ("address", "ship-to", "shipping address"),
+    "staged": ("stage", "queue", "change", "price", "promotion", "promo", "listing", "sale"),
+    "offer": ("offer", "counter", "bid"),
+    "task": ("task", "reminder", "follow-up", "todo", "to-do"),
+    "vehicle": ("vehicle", "car", "listing", "launch", "pause", "relist", "delist"),
+    "send": ("email", "inbox", "message", "text", "sms", "notification", "send", "sent", "resen",
+             "forward", "remind"),
+    "key": ("key", "credential", "token"),
+}  # fmt: skip
+# verbs whose past says the agent looked, not that it changed anything
+_READS = frozenset(
+    [
+        "check",
+        "go",
+        "look",
+        "find",
+        "found",
+        "search",
+        "see",
+        "saw",
+        "seen",
+        "review",
+        "verify",
+        "compare",
+        "read",
+        "browse",
+        "pull",
+        "pulled",
+        "scan",
+        "scanned",
+        "confirm",
+        "notice",
+        "understand",
+        "hear",
+        "heard",
+        "receive",
+        "get",
+        "got",
+        "note",
+        "double-check",
+        "locate",
+        "locat",
+        "match",
+        "skim",
+    ]
+)
+_COMPLETION = re.compile(
+    r"\b(?:done|complete[d]?|finished|taken care of|all set|sorted(?: out)?|squared away"
+    r"|handled|good to go|went through|gone through|is through|in place|wrapped up|locked in"
+    r"|out the door|live now|now live|is live|are live)\b",
+    re.IGNORECASE,
+)
+_ADVERB = (
+    r"(?:\s+(?:just|now|already|also|successfully|actually|finally|quickly|gone ahead and"
+    r"|went ahead and|since|all|both|then|personally))*"
+)
+_FIRST_PERSON = re.compile(
+    rf"\b(?:i|we){_ADVERB}(?:'ve|'d|\s+have|\s+had|'s|\s+has)?{_ADVERB}\s*$", re.IGNORECASE
+)
+# "withdrawn by the buyer": someone else's act, not the agent's or the system's in this run
+_BY_OTHER = re.compile(r"^\s+by\s+(?!me\b|us\b|myself\b)", re.IGNORECASE)
+_PASSIVE_PERFECT = re.compile(
+    r"(?:\b(?:has|have|had)\s+been|'s\s+been|'ve\s+been|\b(?:was|were)|\bgot|\bgotten)"
+    r"(?:\s+(?:just|now|already|also|successfully|all))*\s*$",
+    re.IGNORECASE,
+)
+_PRESENT_BE = re.compile(
+    r"(?:\b(?:is|are|'s|'re|am)|\bnow)(?:\s+(?:just|now|already|all|also))*\s*$", re.IGNORECASE
+)
+_WENT_AHEAD = re.compile(r"\b(?:went|gone)\s+ahead\s+and\s*$", re.IGNORECASE)
+_MODAL = re.compile(
+    r"\b(?:will|'ll|can|could|would|should|shall|going to|want me to|like me to|ready to|about to"
+    r"|to be|needs? to|able to|happy to|let me|may|might|must|plan to|try to|unless)\b",
+    re.IGNORECASE,
+)
+_CONDITION_OPEN = re.compile(r"^\W*(?:if|once|when|after|as soon as|before|until|whether)\b", re.I)
+_HISTORY = re.compile(
+    r"\b(?:ago|yesterday|last (?:week|month|year)|earlier (?:this|today)|previously|back in"
+    r"|on (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.? \d|on \d{4}-\d\d-\d\d"
+    r"|on \d{1,2}/\d{1,2})",
+    re.IGNORECASE,
+)
+# past forms that claim no change: modals, auxiliaries, and choosing not to act ("I ignored
+# the note", "I skipped the sponsored one", "I left it out")
+_NOT_ACTS = frozenset(
+    [
+        "be",
+        "have",
+        "do",
+        "block",
+        "refuse",
+        "fail",
+        "stop",
+        "prevent",
+        "deny",
+        "will",
+        "can",
+        "shall",
+        "may",
+        "must",
+        "ignore",
+        "skip",
+        "leave",
+        "avoid",
+        "refrain",
+        "hold",
+        "wait",
+        "decline_to",
+        "exclude",
+        "omit",
+        "disregard",
+        "drop_out",
+        "keep",
+        "stick",
+        "stay",
+        "filter",
+        "rule",
+        "try",
+        "want",
+        "need",
+        "think",
+        "mean",
+        "like",
+        "love",
+        "prefer",
+    ]
+)
+_OBJECT_NEXT = re.compile(
+    r"^\s*(?:the\b|it\b|them\b|that\b|this\b|these\b|those\b|your\b|her\b|his\b|their\b"
+    r"|a\b|an\b|one\b|both\b|all\b|\$|\d+(?![\w.,-]*-[a-z])\b|[A-Z]{1,4}-\d|:\s*(?:\$|\d|[A-Z]{1,4}-\d))",
+    re.IGNORECASE,
+)
+_IMPERATIVE_CONDITION = re.compile(
+    r"(?:^|[,;:]\s*|\b)(?:just\s+)?(?:say|reply|answer|confirm|type|give me|tell me|send me)\b[^.!?]*"
+    r"\band\s*$",
+    re.IGNORECASE,
+)
+# "I've staged nothing", "applied none of them": the object negates the claim
+_NOTHING_AFTER = re.compile(r"^\s+(?:nothing|none|no\b|anything|neither)", re.IGNORECASE)
+# a message in motion: "it's heading to her inbox", "the reminder is on its way to him"
+_MOVING = re.compile(
+    r"\b(?:heading|on (?:its|the) way|going out|gone out|in (?:her|his|their|your) inbox"
+    r"|landed in|hit (?:her|his|their|your) inbox)\b",
+    re.IGNORECASE,
+)
+_NOW_STATE = re.compile(r"\bnow\s+(?:has|have|holds?|contains?|includes?|shows?|in)\b", re.I)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+# a clause that says the send was only recorded is not claiming a real send
+QUALIFIED_SEND = re.compile(
+    r"simulat|not (?:actually |really )?(?:sent|go(?:ne)? out)|sandbox|only (?:logs|records)|nothing "
+    r"(?:actually |really )?(?:goes|went) out",
+    re.IGNORECASE,
+)
+_CLAUSE_SPLIT = re.compile(
+    r"[.;!?](?=\s|$)|,\s|\s[-–—]\s|\n|\(|\)|:\s|\b(?:but|and|so|while)\b", re.I
+)
+
+
+@dataclass(frozen=True)
+class Claim:
+    words: str  # the claim as written (the verb and what stands before it)
+    verb: str  # its lemma, or the completion word
+    clause: str  # the whole clause
+    # a present passive on a thing the agent acts on ("your order is placed"): it says such a
+    # thing exists now, which a change or the end state must show
+    state: bool = False
+
+
+@cache
+def past_lemma(word: str) -> str | None:
+    """The lemma when `word` is a past tense or past participle of a verb, else None."""
+    from lemminflect import getAllInflections, getAllLemmas
+
+    lowered = word.casefold()
+    for lemma in getAllLemmas(lowered, "VERB").get("VERB", ()):
+        inflections = getAllInflections(lemma, "VERB")
+        if any(lowered in inflections.get(tag, ()) for tag in ("VBD", "VBN")):
+            return lemma
+    return None
+
+
+def _clauses(text: str) -> Iterable[tuple[int, str]]:
+    start = 0
+    for m in _CLAUSE_SPLIT.finditer(text):
+        if m.start() > start:
+            yield start, text[start : m.start()]
+        start = m.end()
+    if start < len(text):
+        yield start, text[start:]
+
+
+def _denied(clause: str, position: int) -> bool:
+    lead = clause[:position]
+    zero = re.search(r"\b0\s+\w+", lead)  # "no offers were withdrawn" reads "0 offers"
+    return bool(
+        NEGATION.search(lead) or _MODAL.search(lead) or _CONDITION_OPEN.match(clause) or zero
+    )
+
+
+def claims(text: str) -> list[Claim]:
+    """Every claim of a done action in `text`, clause by clause. A clause after "say yes and",
+    "reply 'go' and" in its sentence is the consequence of a condition, not a claim."""
+    found: list[Claim] = []
+    text = normalise(text)
+    for start, clause in _clauses(text):
+        sentence_start = max(text.rfind(c, 0, start) for c in ".!?\n") + 1
+        if _IMPERATIVE_CONDITION.search(text[sentence_start:start]):
+            continue
+        before = text[sentence_start:start]
+        opens = (
+            not before.strip(" *-•\t")
+            or before.rstrip().endswith(":")
+            or bool(re.search(r"\b(?:went|gone)\s+ahead\s+and\s*$", before, re.IGNORECASE))
+        )
+        claim = _claim_in(clause, opens)
+        if claim is not None:
+            found.append(claim)
+    return found
+
+
+def _is_status(clause: str, position: int) -> bool:
+    from commerce_evals.grading.statuses import phrases
+
+    return any(p.start <= position < p.end for p in phrases(clause))
+
+
+def _tool_tables(tool: str, end: dict[str, Any]) -> bool:
+    """Whether a write tool's name names a snapshot table ("add_to_cart": the cart), whose rows
+    then say whether its write stands."""
+    words = set(re.split(r"[_\W]+", tool.casefold()))
+    return any(t.casefold().rstrip("s") in words for t in end)
+
+
+def _claim_in(clause: str, opens_sentence: bool = True) -> Claim | None:
+    if _HISTORY.search(clause):
+        return None
+    words = list(_WORD.finditer(clause))
+    for _index, m in enumerate(words):
+        lemma = past_lemma(m.group(0))
+        if lemma is None:
+            continue
+        lead = clause[: m.start()]
+        # a clause that opens with the verb and goes on to its object ("Added the lamp",
+        # "Refunded: $39", "Accepted OF-2002"); "Wired ($129)", "Insulated steel" describe
+        opening = (
+            opens_sentence
+            and (
+                not clause[: m.start()].strip(" *-•")
+                or clause[: m.start()].strip().casefold() in ("just", "also")
+            )
+            and bool(_OBJECT_NEXT.match(clause[m.end() :]))
+        )
+        agent = bool(_FIRST_PERSON.search(lead) or _WENT_AHEAD.search(lead))
+        passive = bool(_PASSIVE_PERFECT.search(lead))
+        # "the Classic was $20 cheaper" is no action: a past passive needs a participle
+        present = bool(_PRESENT_BE.search(lead)) and bool(_COMPLETION.search(clause[m.start() :]))
+        if passive and not agent:
+            # "the shoe was designed for trail" describes; a passive claims an act only on a
+            # thing the agent acts on, and not when someone else did it
+            after = clause[m.end() :]
+            if _BY_OTHER.match(after) or re.search(r"\balready\b", lead, re.I):
+                return None
+            passive = bool(object_tables(clause, lemma)) or bool(_COMPLETION.search(clause))
+        stative = (
+            bool(_PRESENT_BE.search(lead))
+            and not present
+            and not agent
+            and lemma in {w for k in object_tables(clause, lemma) for w in OBJECT_WORDS[k]}
+        )
+        if not (agent or passive or present or stative or (opening and lemma not in _READS)):
+            continue
+        if _denied(clause, m.start()) or _NOTHING_AFTER.match(clause[m.end() :]):
+            return None
+        if lemma in _READS or lemma in _NOT_ACTS:
+            continue
+        if _is_status(clause, m.start()):
+            return None  # "has been delayed", "was shipped": a status, read by records_agree
+        return Claim(clause[: m.end()].strip(), lemma, clause.strip(), state=stative)
+    completion = _COMPLETION.search(clause)
+    if completion and not _denied(clause, completion.start()):
+        lead = clause[: completion.start()]
+        if not lead.strip() or _PRESENT_BE.search(lead) or re.search(r"\b(?:it|that)\s*$", lead):
+            return Claim(clause[: completion.end()].strip(), completion.group(0).casefold(), clause)
+    moving = _MOVING.search(clause)
+    if moving and "send" in object_tables(clause, "") and not _denied(clause, moving.start()):
+        return Claim(clause[: moving.end()].strip(), "send", clause.strip())
+    now = _NOW_STATE.search(clause)
+    if now and not _denied(clause, now.start()):
+        return Claim(clause[: now.end()].strip(), "now", clause.strip())
+    return None
+
+
+# ---- what backs a claim ------------------------------------------------------------------------
+
+
+def object_tables(clause: str, verb: str) -> set[str]:
+    """The vocabulary's objects (cart, refund, ...) the clause or its verb names."""
+    lowered = clause.casefold()
+    named = {
+        kind
+        for kind, words in OBJECT_WORDS.items()
+        if any(re.search(rf"(?<![\w-]){re.escape(w)}", lowered) for w in words)
+    }
+    if not named:
+        named = {kind for kind, words in OBJECT_WORDS.items() if verb.casefold() in words}
+    return named
+
+
+def _table_of(kind: str, changed: dict[str, Any]) -> list[str]:
+    stem = kind.rstrip("s")
+    return [t for t in changed if stem in t.casefold() or t.casefold().rstrip("s") in stem]
+
+
+def _rows_name(record_id: str, changed: dict[str, TableChange]) -> bool:
+    """Whether a changed row holds the record's id (an order's item: its order's id and its
+    own)."""
+    blob = repr([(c.added, c.removed) for c in changed.values()])
+    return all(part in blob for part in record_id.split("/"))
+
+
+def backing(
+    claim: Claim,
+    changed: dict[str, TableChange],
+    wrote: list[dict[str, Any]],
+    records: Records | None,
+    sent: bool,
+    simulated: bool,
+    domain_tables: frozenset[str] = frozenset(),
+    reply: str = "",
+    end: dict[str, Any] | None = None,
+) -> str | None:
+    """Why the run does not back the claim, or None when it does."""
+    end = end or {}
+    ids = [r.record_id for r in records.references(claim.clause) if r.record_id] if records else []
+    kinds = object_tables(claim.clause, claim.verb)
+    if "send" in kinds and (sent or simulated):
+        if simulated and not sent and not QUALIFIED_SEND.search(reply or claim.clause):
+            return f"says {claim.words!r}, but the sandbox only simulated the send"
+        return None
+    if claim.state:
+        tables_now = [t for kind in kinds for t in _table_of(kind, end)]
+        if any(end.get(t) for t in tables_now) or any(_table_of(k, changed) for k in kinds):
+            return None
+        if tables_now:
+            return f"says {claim.words!r}, but the run left no such {'/'.join(sorted(kinds))}"
+        return None
+    if ids:
+        linked = [o.id for i in ids if records and (r := records.get(i)) for o in records.linked(r)]
+        # a write call backs a claim on its own only where no snapshot table shows the object
+        # (a cart line added and removed again backs no "added")
+        shown_tables = any(_table_of(k, end) for k in kinds)
+        standing = [w for w in wrote if not _tool_tables(str(w.get("tool", "")), end)]
+        if any(
+            _rows_name(i, changed)
+            or (not shown_tables and any(all(p in repr(w) for p in i.split("/")) for w in standing))
+            for i in [*ids, *linked]
+        ):
+            return None
+        return f"says {claim.words!r} of {', '.join(ids)}, but the run changed nothing of it"
+    tables = [t for kind in kinds for t in _table_of(kind, changed)]
+    if kinds and kinds != {"send"}:
+        if tables:
+            return None
+        if not changed and not wrote:
+            return f"says {claim.words!r}, but nothing changed"
+        known = [k for k in kinds if _table_of(k, dict.fromkeys(domain_tables))]
+        # the vocabulary names no table of this domain: any change may be the one meant
+        if not known:
+            return None
+        return f"says {claim.words!r}, but no {'/'.join(sorted(known))} changed"
+    if not changed and not wrote:
+        return f"says {claim.words!r}, but nothing changed"
+    return _count_backed(claim, changed)
+
+
+def _count_backed(claim: Claim, changed: dict[str, TableChange]) -> str | None:
+    """A claim of N things done ("Applied both", "refunded 2 items") needs N changed rows."""
+    said = re.match(r"\s*(\d+)\b", claim.clause[len(claim.words) :])
+    if said is None:
+        return None
+    count = int(said.group(1))
+    rows = sum(max(len(c.added), len(c.removed)) for c in changed.values())
+    if count > rows:
+        return f"says {claim.words!r} of {count}, but the run changed {rows}"
+    return None

@@ -1,0 +1,381 @@
+"""The records a run saw or changed, and where a reply names them.
+
+A record is any object with an id that the agent was shown (a tool result, the screen the
+session context rendered) or that the run left behind (the start and end snapshots): a product,
+an order, an offer, a refund, a vehicle, a staged change. Its fields keep every value observed,
+in the order observed, so a price seen earlier and the price a tool gave later both belong to it.
+
+A reply names a record by its id, by its name, or by a short name: a run of one to three words
+of its name that no other record of the run shares ("the Stargazer", "the Dutch oven"). Only the
+run's own records are candidates, so a short name is unambiguous within what the agent saw.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from commerce_evals.grading.facts import normalise
+
+# the field that is an object's own id, in order of preference ("id" first: an offer's
+# `vehicleId` names another record)
+ID_FIELDS = (
+    "id",
+    "refund_id",
+    "change_id",
+    "ticket_id",
+    "task_id",
+    "offer_id",
+    "order_id",
+    "product_id",
+    "customer_id",
+    "item_id",
+)
+# ids that number an object within its parent (an order's item I-1): read with the parent's id
+NESTED_ID_FIELDS = frozenset({"item_id"})
+NAME_FIELDS = ("name", "title")
+# words of a name that never name a record on their own
+_GENERIC = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "for",
+        "with",
+        "in",
+        "on",
+        "to",
+        "by",
+        "set",
+        "pack",
+        "pair",
+        "kit",
+        "size",
+        "inch",
+        "inches",
+        "qt",
+        "oz",
+        "lb",
+        "mm",
+        "cm",
+        "new",
+        "one",
+        "two",
+        "three",
+        "item",
+        "items",
+        "product",
+        "order",
+        "offer",
+        "car",
+        "vehicle",
+        "color",
+        "colour",
+        "style",
+        "model",
+        "edition",
+        "plus",
+        "pro",
+        "max",
+        "mini",
+        "large",
+        "small",
+        "medium",
+    ]
+)
+TOTAL_FIELDS = ("total", "cart_total", "line_total", "subtotal", "order_total")
+# words of a yes/no field's name that say nothing on their own ("is_final", "has_")
+_FLAG_GENERIC = frozenset(
+    {
+        "ready",
+        "compatible",
+        "included",
+        "needs",
+        "need",
+        "required",
+        "safe",
+        "true",
+        "flag",
+        "changed",
+        "simulated",
+        "verified",
+    }
+)
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'.+-]*[A-Za-z0-9+]|[A-Za-z0-9]")
+
+
+@dataclass
+class Record:
+    id: str
+    names: set[str] = field(default_factory=set)
+    # field path -> every value observed, in order
+    values: dict[str, list[Any]] = field(default_factory=dict)
+
+    def observe(self, path: str, value: Any) -> None:
+        seen = self.values.setdefault(path, [])
+        if value not in seen:
+            seen.append(value)
+
+    def latest(self, path: str) -> Any:
+        seen = self.values.get(path)
+        return seen[-1] if seen else None
+
+    def fields(self, *suffixes: str) -> Iterator[tuple[str, Any]]:
+        """Every (path, value) whose last path part is one of `suffixes` (all when none)."""
+        for path, seen in self.values.items():
+            leaf = path.rsplit(".", 1)[-1]
+            if not suffixes or leaf in suffixes:
+                for value in seen:
+                    yield path, value
+
+    def flag_words(self) -> list[tuple[str, str, frozenset[bool]]]:
+        """(word, field, value) for each true-or-false field, by the words of its name that no
+        other such field of the record shares ("dimmable"; "induction" of induction_ready)."""
+        flags = {
+            path: frozenset(v for v in seen if isinstance(v, bool))
+            for path, seen in self.values.items()
+            if any(isinstance(v, bool) for v in seen)
+        }
+        words: dict[str, list[str]] = {}
+        for path in flags:
+            for word in re.split(r"[_.]|(?<=[a-z])(?=[A-Z])", path.rsplit(".", 1)[-1]):
+                if len(word) >= 4 and word.casefold() not in _FLAG_GENERIC:
+                    words.setdefault(word.casefold(), []).append(path)
+        return [(w, ps[0], flags[ps[0]]) for w, ps in words.items() if len(ps) == 1]
+
+    def numbers(self) -> list[tuple[str, float]]:
+        return [
+            (path, float(value))
+            for path, value in self.fields()
+            if isinstance(value, int | float) and not isinstance(value, bool)
+        ]
+
+
+def _id_field(row: dict[str, Any]) -> str | None:
+    for key in ID_FIELDS:
+        value = row.get(key)
+        if isinstance(value, str) and value:
+            return key
+    return None
+
+
+def _own_id(row: dict[str, Any]) -> str | None:
+    key = _id_field(row)
+    return row[key] if key else None
+
+
+def _flatten(row: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    for key, value in row.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            if _own_id(value) is None:
+                yield from _flatten(value, f"{path}.")
+        elif isinstance(value, list):
+            if all(not isinstance(v, dict | list) for v in value):
+                yield path, tuple(value)
+        else:
+            yield path, value
+
+
+def _vehicle_name(row: dict[str, Any]) -> str | None:
+    parts = [row.get(k) for k in ("year", "make", "model", "trim")]
+    if row.get("make") and row.get("model"):
+        return " ".join(str(p) for p in parts if p)
+    return None
+
+
+class Records:
+    """Every record of a run, by id, and the reader of the names a reply gives them."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[str, Record] = {}
+        # every total a tool gave (a cart's, a summary's, a line's)
+        self.totals: list[float] = []
+        # a record's row under its parent (an order's item): read with the parent's id
+        self.parent: dict[str, str] = {}
+
+    def add(self, node: Any, parent: str | None = None) -> None:
+        if isinstance(node, list):
+            for item in node:
+                self.add(item, parent)
+            return
+        if not isinstance(node, dict):
+            return
+        for total_key in TOTAL_FIELDS:
+            total = node.get(total_key)
+            # a bare "total" is a money total only beside the lines it adds up (a search's
+            # "total" is its count of results)
+            money = total_key != "total" or any(k in node for k in ("lines", "items"))
+            if money and isinstance(total, int | float) and not isinstance(total, bool):
+                self.totals.append(float(total))
+        id_field = _id_field(node)
+        own = node[id_field] if id_field else None
+        key = own
+        if own is not None:
+            nested = id_field in NESTED_ID_FIELDS and parent is not None
+            key = f"{parent}/{own}" if nested else own
+            record = self.by_id.setdefault(key, Record(key))
+            if nested and parent is not None:
+                self.parent[key] = parent
+            for name_field in NAME_FIELDS:
+                if isinstance(node.get(name_field), str) and node[name_field].strip():
+                    record.names.add(node[name_field].strip())
+            vehicle = _vehicle_name(node)
+            if vehicle:
+                record.names.add(vehicle)
+            for path, value in _flatten(node):
+                if path not in NAME_FIELDS:
+                    record.observe(path, value)
+        for value in node.values():
+            if isinstance(value, dict | list):
+                self.add(value, key if own is not None else parent)
+
+    def possible_totals(self) -> list[float]:
+        """The totals the tools gave, and every line's quantity times price."""
+        lines = [
+            float(q) * float(p)
+            for r in self
+            for _, q in r.fields("quantity")
+            for _, p in r.fields("price", "unit_price")
+            if isinstance(q, int | float) and isinstance(p, int | float)
+        ]
+        return [*self.totals, *lines]
+
+    def sibling_sums(self, record: Record) -> list[float]:
+        """The sums of the prices of a nested record and its siblings (an order's items)."""
+        parent = self.parent.get(record.id)
+        if parent is None:
+            return []
+        prices = [
+            float(v)
+            for key, owner in self.parent.items()
+            if owner == parent
+            for _, v in self.by_id[key].fields("price")
+            if isinstance(v, int | float)
+        ][:8]
+        sums: set[float] = set()
+        for mask in range(1, 1 << len(prices)):
+            sums.add(round(sum(p for i, p in enumerate(prices) if mask >> i & 1), 2))
+        return sorted(sums)
+
+    def linked(self, record: Record) -> list[Record]:
+        """The records it names in its fields, the records naming it, and its parent: an
+        offer's vehicle, a vehicle's offers, a staged change's product, an item's order."""
+        found: list[Record] = []
+        own = {record.id, *record.id.split("/")}
+        for other in self:
+            if other is record:
+                continue
+            names_it = any(str(v) in own for _, v in other.fields() if isinstance(v, str))
+            named = any(str(v) == other.id for _, v in record.fields() if isinstance(v, str))
+            parent = (
+                self.parent.get(record.id) == other.id or self.parent.get(other.id) == record.id
+            )
+            if names_it or named or parent:
+                found.append(other)
+        return found
+
+    def get(self, record_id: str) -> Record | None:
+        return self.by_id.get(record_id)
+
+    def __iter__(self) -> Iterator[Record]:
+        return iter(self.by_id.values())
+
+    def references(self, text: str) -> list[Reference]:
+        """Where `text` (normalised) names a record: ids, names and unambiguous short names,
+        longest first and never overlapping. A short name two records share is found too, with
+        no record (`record_id` ""): a value beside it is said of one of them, nobody knows which."""
+        found: list[Reference] = []
+        taken: list[tuple[int, int]] = []
+        for surface, record_id, exact in self._surfaces():
+            for m in _surface_pattern(surface, exact).finditer(text):
+                if any(m.start() < e and s < m.end() for s, e in taken):
+                    continue
+                taken.append((m.start(), m.end()))
+                found.append(Reference(record_id, m.start(), m.end(), m.group(0)))
+        return sorted(found, key=lambda r: r.start)
+
+    def _surfaces(self) -> list[tuple[str, str, bool]]:
+        """(surface, record id or "" when shared, whether it must match as written): ids and
+        whole names match in any case; a short name only with the name's own capitals ("the
+        Stargazer", not "a cushioned road shoe" for the Cushioned Road Shoe)."""
+        surfaces: dict[str, set[str]] = {}
+        written: dict[str, str] = {}
+        whole: set[str] = set()
+        for record in self:
+            if "/" not in record.id:
+                surfaces.setdefault(record.id.casefold(), set()).add(record.id)
+                written[record.id.casefold()] = record.id
+                whole.add(record.id.casefold())
+            for name in record.names:
+                whole.add(name.casefold())
+                for form in _short_forms(name):
+                    surfaces.setdefault(form.casefold(), set()).add(record.id)
+                    written.setdefault(form.casefold(), form)
+        unique = [
+            (written[s], next(iter(ids)) if len(ids) == 1 else "", s not in whole)
+            for s, ids in surfaces.items()
+        ]
+        return sorted(unique, key=lambda x: -len(x[0]))
+
+
+@dataclass(frozen=True)
+class Reference:
+    record_id: str
+    start: int
+    end: int
+    text: str
+
+
+def _short_forms(name: str) -> Iterable[str]:
+    """The name itself and its runs of one to three words that carry meaning."""
+    words = _WORD.findall(name)
+    yield name
+    for size in (3, 2, 1):
+        for i in range(len(words) - size + 1):
+            run = words[i : i + size]
+            if run[0].casefold() in _GENERIC or run[-1].casefold() in _GENERIC:
+                continue
+            if size == 1 and (len(run[0]) < 4 or re.search(r"\d", run[0])):
+                continue
+            if all(w.isdigit() for w in run) or not any(w[:1].isupper() for w in run):
+                continue  # "900 ml", "wooden trains": a short name has a word of the name's own
+            yield " ".join(run)
+
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _surface_pattern(surface: str, exact: bool) -> re.Pattern[str]:
+    key = f"{exact}:{surface}"
+    pattern = _PATTERNS.get(key)
+    if pattern is None:
+        body = r"[-\s]?".join(re.escape(p) for p in re.split(r"[-\s]+", surface))
+        flags = 0 if exact and surface[:1].isupper() else re.IGNORECASE
+        pattern = re.compile(rf"(?<![\w-]){body}(?:'s|s)?(?![\w-])", flags)
+        _PATTERNS[key] = pattern
+    return pattern
+
+
+def run_records(run: Any, shown: Iterable[dict[str, Any]] = ()) -> Records:
+    """The records of a run: what the session context showed (`shown`), every tool result in
+    order, then the start and end snapshots (so the end's values come last)."""
+    records = Records()
+    records.add(list(shown))
+    for turn in run.turns:
+        for result in turn.results():
+            if result.status == "ok":
+                records.add(result.data)
+    records.add(list(run.start.values()) if isinstance(run.start, dict) else [])
+    records.add(list(run.end.values()))
+    return records
+
+
+def reference_text(text: str) -> str:
+    """The reply as the reference reader and the fact reader both read it."""
+    return normalise(text)

@@ -1,0 +1,197 @@
+"""What a reply states about a record is checked against the record, both ways.
+
+Each record below is what a tool showed; each true reply says the same thing in other words,
+formats or orders and must pass, and each false reply (the wrong record's value, a reversed
+direction, a status the record contradicts) must fail.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from commerce_evals.cases.model import Expected
+from commerce_evals.grading.graders import GradeContext, ToolRoles, grade
+from commerce_evals.grading.record_facts import records_agree
+from commerce_evals.harness.events import ToolResultEvent
+from tests.helpers import call, make_run, reply
+
+OVEN = {"id": "P-1105", "name": "Bellweather Cook Enameled Dutch Oven 5.5 qt", "price": 159.0,
+        "stock": 4}  # fmt: skip
+PROJECTOR = {"id": "P-1201", "name": "Stargazer Galaxy Projector", "price": 39.0, "stock": 0}
+LAMP = {"id": "P-1132", "name": "Brightwell Architect Desk Lamp Daylight", "price": 54.99,
+        "stock": 12, "attributes": {"dimmable": True}}  # fmt: skip
+SKILLETS = [
+    {"id": "P-1097", "name": "Castline Pro Skillet", "price": 64.0, "stock": 5,
+     "attributes": {"induction": True}},
+    {"id": "P-1098", "name": "Castline Classic Skillet", "price": 49.0, "stock": 5,
+     "attributes": {"induction": False}},
+]  # fmt: skip
+ORDER = {"order_id": "O-5001", "status": "shipped", "delivery_date": "2026-11-25",
+         "updated_delivery_date": "2026-12-02"}  # fmt: skip
+ON_TIME = {"order_id": "O-5005", "status": "shipped", "delivery_date": "2026-12-01"}
+OFFERS = [
+    {"id": "OF-2001", "vehicleId": "V-1009", "amount": 23500, "status": "NEW"},
+    {"id": "OF-2002", "vehicleId": "V-1010", "amount": 26800, "status": "NEW"},
+    {"id": "OF-2003", "vehicleId": "V-1010", "amount": 24000, "status": "WITHDRAWN"},
+]
+VEHICLES = [
+    {"id": "V-1009", "year": 2021, "make": "Kia", "model": "Sportage", "status": "LISTED"},
+    {"id": "V-1010", "year": 2022, "make": "Hyundai", "model": "Tucson", "status": "LISTED",
+     "pricing": {"buyNowPrice": 27900, "floorPrice": 25500}},
+]  # fmt: skip
+
+
+def context(text: str, *data: Any, shown: tuple[dict[str, Any], ...] = ()) -> GradeContext:
+    results = [ToolResultEvent(call_id=f"c{i}", tool="get", data=d) for i, d in enumerate(data)]
+    return GradeContext(run=make_run(("q", [call("get"), *results, reply(text)])), shown=shown)
+
+
+def agrees(text: str, *data: Any, **kw: Any) -> bool:
+    return records_agree(True, context(text, *data, **kw))[0]
+
+
+SEEN_OVEN = ({"product_id": "P-1105", "name": OVEN["name"], "price_seen": 139.0},)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Heads up: the Dutch oven went up from $139.00 to $159.00 since you saw it.",
+        "The Bellweather is now $159 (it was $139 when you saw it). It's in your cart.",
+        "P-1105 costs $159.00 today; you saw it at $139.",
+        "The price rose to 159 dollars from 139.",
+        "It's in your cart at one hundred fifty-nine dollars.",
+    ],
+)
+def test_a_moved_price_said_right_passes(text: str) -> None:
+    assert agrees(text, {"product": OVEN}, shown=SEEN_OVEN), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Good news: the Bellweather Dutch oven dropped to $139.00 from $159.00.",
+        "The Dutch oven is now $139.",
+        "Good news, the Dutch oven got cheaper since you looked: $159 then, $139 today.",
+    ],
+)
+def test_a_moved_price_said_the_wrong_way_fails(text: str) -> None:
+    assert not agrees(text, {"product": OVEN}, shown=SEEN_OVEN), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Stargazer is sold out.",
+        "The Stargazer Galaxy Projector has zero units right now.",
+        "Sorry, none left of the Stargazer.",
+        "The Stargazer isn't in stock.",
+        "The Stargazer projector: all gone for now.",
+    ],
+)
+def test_out_of_stock_in_other_words_passes(text: str) -> None:
+    assert agrees(text, {"results": [PROJECTOR]}), text
+
+
+def test_stock_said_against_the_record_fails() -> None:
+    assert not agrees("Good news: the Stargazer is in stock.", {"results": [PROJECTOR]})
+    assert not agrees("The Dutch oven is sold out, sorry.", {"product": OVEN})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "O-5001 now arrives 12/2; the carrier pushed it back from 11/25.",
+        "O-5001 is in transit and expected December 2nd (originally Nov 25).",
+        "Your order O-5001 is on its way; the latest estimate is Dec 2.",
+        "O-5001 is with the carrier, due 2026-12-02.",
+    ],
+)
+def test_an_updated_delivery_said_right_passes(text: str) -> None:
+    assert agrees(text, {"order": ORDER}), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "O-5001 arrives Nov 25 as planned.",
+        "O-5001 is expected on November 25.",
+        "O-5001 was delivered.",
+        "O-5005 is running late.",
+    ],
+)
+def test_a_delivery_said_against_the_record_fails(text: str) -> None:
+    assert not agrees(text, {"order": ORDER}, {"order": ON_TIME}), text
+
+
+def test_an_on_time_order_may_be_said_on_time() -> None:
+    assert agrees("O-5005 is on track for Dec 1.", {"order": ON_TIME})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Offers waiting: $23,500 (Sportage) and $26,800 (Tucson).",
+        "Offers: $23,500 Sportage; $26,800 Tucson.",
+        "The Tucson has one open offer, $26,800, above its $25,500 floor.",
+        "The $24,000 offer on the Tucson was withdrawn.",
+    ],
+)
+def test_offers_said_right_pass(text: str) -> None:
+    assert agrees(text, {"results": OFFERS}, {"results": VEHICLES}), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Tucson's offer is $28,600.",
+        "The Sportage's offer is $26,800.",
+        "OF-2003 is still waiting for your decision.",
+    ],
+)
+def test_offers_said_wrong_fail(text: str) -> None:
+    assert not agrees(text, {"results": OFFERS}, {"results": VEHICLES}), text
+
+
+@pytest.mark.parametrize(
+    "text, true",
+    [
+        ("The Brightwell lamp is dimmable.", True),
+        ("The Brightwell Architect lamp has adjustable brightness.", True),
+        ("The Brightwell lamp isn't dimmable.", False),
+        ("The Castline Pro works on induction; the Classic doesn't.", True),
+        ("The Castline Classic is induction-ready and the Pro is not.", False),
+    ],
+)
+def test_yes_no_attributes_are_read_against_the_record(text: str, true: bool) -> None:
+    assert agrees(text, {"results": [LAMP, *SKILLETS]}) is true, text
+
+
+def test_totals_and_quantities_are_read_against_the_cart() -> None:
+    cart = {
+        "lines": [{"product_id": "P-1132", "name": LAMP["name"], "quantity": 2,
+                   "unit_price": 54.99, "line_total": 109.98}],
+        "total": 109.98,
+    }  # fmt: skip
+    assert agrees("Your cart: 2 Brightwell lamps, total $109.98.", cart)
+    assert agrees("Two of the Brightwell Architect lamps ($109.98 in all).", cart)
+    assert not agrees("Your cart total is $119.98.", cart)
+    assert not agrees("Your cart: 3 Brightwell lamps.", cart)
+
+
+def test_values_tied_to_no_record_or_said_as_a_bound_are_not_checked() -> None:
+    data = {"results": [LAMP]}
+    assert agrees("Anything under $40 is out, so the Brightwell lamp it is.", data)
+    assert agrees("With a $2,000 cap, four would come to $219.96.", data)
+    assert agrees("Shipping is free over $35.", data)
+
+
+def test_records_agree_is_on_for_every_case_and_can_be_turned_off() -> None:
+    assert "records_agree" in Expected().asserted_keys()
+    assert "records_agree" not in Expected(records_agree=False).asserted_keys()
+    run = context("The Stargazer is in stock.", {"results": [PROJECTOR]}).run
+    [grade_] = [g for g in grade(Expected(), run, ToolRoles()) if g.key == "records_agree"]
+    assert grade_.part == "outcome" and not grade_.passed
+    assert "Stargazer" in grade_.reason and "stock 0" in grade_.reason
