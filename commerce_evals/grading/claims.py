@@ -421,7 +421,10 @@ def backing(
 
 def _count_backed(claim: Claim, changed: dict[str, TableChange]) -> str | None:
     """A claim of N things done ("Applied both", "refunded 2 items") needs N changed rows."""
-    said = re.match(r"\s*(\d+)\b", claim.clause[len(claim.words) :])
+    # only a bare count ("Applied both.", "refunded 2 of them"): "Added 3 lamps" is a quantity
+    said = re.match(
+        r"\s*(\d+)\s*(?:$|[.!,;:]|of (?:them|these|those)\b)", claim.clause[len(claim.words) :]
+    )
     if said is None:
         return None
     count = int(said.group(1))
