@@ -65,7 +65,7 @@ def _changes_grade(run_end: dict, oracles: tuple, waiver: dict | None = None) ->
     run = make_run(("hi", []), start={"tickets": []}, end=run_end)
     expected = Expected.model_validate({"changes": waiver} if waiver else {})
     ctx = GradeContext(run=run, oracles=oracles, change_rules=RULES)
-    [g] = [x for x in grade(expected, run, ToolRoles(), ctx) if x.key != "action_claims"]
+    [g] = [x for x in grade(expected, run, ToolRoles(), ctx) if x.key == "changes"]
     return g.passed, g.reason
 
 
@@ -424,3 +424,23 @@ def test_oracle_replays_record_the_writes_that_ran() -> None:
     [oracle] = oracles(SHOP, merchant, case, None)
     assert oracle.changes == {}
     assert oracle.writes == _effects(SHOP_RULES, STAGE[:2], DROP[:2])
+
+
+def test_an_optional_note_written_or_left_out_is_the_same_change() -> None:
+    """A staged change's note is the operator's own text, and the tool does not require it: a
+    change staged without a note is the change an oracle staged with one. A required id left
+    empty still differs."""
+    from commerce_evals.domains.shop.world import ShopWorld
+    from commerce_evals.domains.support.world import SupportWorld
+
+    rules = ShopWorld.change_rules
+    with_note = {"change_id": "CH-NEW-1", "kind": "price", "product_id": "PE-2020",
+                 "new_value": 62, "note": "competitor match", "approved_by": None}  # fmt: skip
+    without = {**with_note, "note": ""}
+    assert rules.normalise("staged_changes", with_note) == rules.normalise(
+        "staged_changes", without
+    )
+    ticket = {"ticket_id": "T-1", "customer_id": "C-002", "order_id": "R-1080", "summary": "x"}
+    blank = {**ticket, "customer_id": None}
+    support = SupportWorld.change_rules
+    assert support.normalise("tickets", ticket) != support.normalise("tickets", blank)

@@ -18,7 +18,7 @@ from commerce_evals.grading.graders import (
     tables_read,
 )
 from commerce_evals.grading.keys import DEFAULT_KEYS, ToolPattern
-from commerce_evals.harness.events import Run, UiEvent
+from commerce_evals.harness.events import Run, ToolResultEvent, UiEvent
 from tests.helpers import call, make_run, reply, result, ui
 
 # what a shop-like domain tells the graders: its tool roles and the tables the table keys read
@@ -278,6 +278,21 @@ CASES: dict[str, tuple[dict[str, Any], Run, Run]] = {
         ),
         one_turn(reply("I've placed your order.")),
     ),
+    "records_agree": (
+        {"records_agree": True},
+        one_turn(
+            ToolResultEvent(
+                call_id="c", tool="get", data={"id": "P-9", "name": "Orbit Lamp", "stock": 0}
+            ),
+            reply("The Orbit Lamp is sold out, sorry."),
+        ),
+        one_turn(
+            ToolResultEvent(
+                call_id="c", tool="get", data={"id": "P-9", "name": "Orbit Lamp", "stock": 0}
+            ),
+            reply("Good news: the Orbit Lamp is in stock."),
+        ),
+    ),
     "state": (
         {
             "state": {
@@ -390,7 +405,13 @@ def test_aliases_fold_into_their_keys() -> None:
             "max_calls_per_tool": {"issue_refund": 1},
         }
     )
-    assert expected.asserted_keys() == ["call_order", "changes", "action_claims", "at_most"]
+    assert expected.asserted_keys() == [
+        "call_order",
+        "changes",
+        "action_claims",
+        "records_agree",
+        "at_most",
+    ]
     assert expected.call_order[0].first_ok and expected.at_most[0].times == 1
     run = one_turn(call("get_order"), call("find_customer"))
     assert [

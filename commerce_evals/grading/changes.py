@@ -78,6 +78,8 @@ class ChangeRules:
     sets: dict[str, frozenset[str]] = field(default_factory=dict)
     caseless: dict[str, frozenset[str]] = field(default_factory=dict)
     writes: dict[str, WriteRule] = field(default_factory=dict)
+    # free text a person may leave out (a staged change's note): written or not, not compared
+    optional_text: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def normalise(self, table: str, row: Row) -> Row:
         """The row as it is compared; normalising a normalised row changes nothing."""
@@ -85,9 +87,12 @@ class ChangeRules:
         free = self.free_text.get(table, frozenset())
         sets = self.sets.get(table, frozenset())
         caseless = self.caseless.get(table, frozenset())
+        optional = self.optional_text.get(table, frozenset())
         out: Row = {}
         for name, value in row.items():
-            if name in volatile and not _empty(value):
+            if name in optional and (value is None or isinstance(value, str)):
+                out[name] = FREE_TEXT
+            elif name in volatile and not _empty(value):
                 out[name] = VOLATILE
             elif name in free and isinstance(value, str) and not _empty(value):
                 out[name] = FREE_TEXT

@@ -43,6 +43,11 @@ class ShopWorld(ShopFixtures, World):
             "staged_changes": frozenset({"note", "new_value"}),
             "applied_changes": frozenset({"note", "new_value"}),
         },
+        # the staging tool's note is optional: a change staged with a note or without one is one
+        optional_text={
+            "staged_changes": frozenset({"note"}),
+            "applied_changes": frozenset({"note"}),
+        },
         sets={"orders": frozenset({"items"})},  # an order's lines in any order
         writes={
             # adding, setting and removing a line all write that line: a line the run sets in
