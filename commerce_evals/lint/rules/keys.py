@@ -68,10 +68,24 @@ def literal_reply_problem(key: str, needle: str) -> str:
         return f"{needle!r} matches a date or a percent"
     elif _BARE_NUMBER.search(text) or re.search(r"\\\$|\$\d", text):
         return f"{needle!r} matches a number or an amount"
+    # a status key: every alternative of the needle is a status phrase ("shipped", "sold
+    # out|unavailable"); a needle that also accepts "no" or "not yet" asks for an answer, not a
+    # status
+    plain = re.sub(r"\\b|[()?]|\(\?:", "", text.replace("\\", ""))
+    options = [o.strip() for o in plain.split("|") if o.strip()]
     for status in STATUSES:
-        if re.search(rf"\b(?:{status.phrases})\b", text.replace("\\", ""), re.IGNORECASE):
+        pattern = re.compile(rf"(?:{status.phrases})", re.IGNORECASE)
+        if (
+            options
+            and all(pattern.fullmatch(o) or _any_status(o) for o in options)
+            and any(pattern.fullmatch(o) for o in options)
+        ):
             return f"{needle!r} is a phrase with synonyms (status {status.name})"
     return ""
+
+
+def _any_status(text: str) -> bool:
+    return any(re.fullmatch(rf"(?:{s.phrases})", text, re.IGNORECASE) for s in STATUSES)
 
 
 def rule_typed_reply_facts(run: LintRun) -> Iterator[Finding]:
