@@ -116,7 +116,7 @@ _PRESENT_BE = re.compile(
 _WENT_AHEAD = re.compile(r"\b(?:went|gone)\s+ahead\s+and\s*$", re.IGNORECASE)
 _MODAL = re.compile(
     r"\b(?:will|'ll|can|could|would|should|shall|going to|want me to|like me to|ready to|about to"
-    r"|to be|needs? to|able to|happy to|let me|may|might|must|plan to|try to|unless)\b",
+    r"|to be|needs? to|(?<!was )(?<!were )able to|happy to|let me|may|might|must|plan to|try to|unless)\b",
     re.IGNORECASE,
 )
 _CONDITION_OPEN = re.compile(r"^\W*(?:if|once|when|after|as soon as|before|until|whether)\b", re.I)

@@ -128,7 +128,7 @@ DATE_SPAN = re.compile(
     re.IGNORECASE,
 )
 _MONEY = re.compile(
-    rf"(?:US)?\$\s?(?P<a>{_NUM})(?P<k>k\b)?"
+    rf"(?:US)?\$\s?(?P<a>{_NUM})(?P<k>[kK]\b)?"
     rf"|(?P<b>{_NUM})\s?(?:USD|usd|dollars?|bucks)\b(?:\s+and\s+(?P<c>\d{{1,2}})\s+cents?\b)?",
 )
 _PERCENT = re.compile(rf"(?P<n>{_NUM})\s?(?:%|percent\b|per\s?cent\b|pct\b)", re.IGNORECASE)

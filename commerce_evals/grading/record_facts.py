@@ -47,6 +47,9 @@ _BOUND_BEFORE = re.compile(
     r"|almost|just over|just under|than|by|save|saving|saves|off|extra|another|plus|minus)\W*$",
     re.IGNORECASE,
 )
+_BOUND_AFTER = re.compile(
+    r"^\s*(?:under|below|above|over|more|less|off|cheaper|pricier|higher|lower|short of)\b", re.I
+)
 _ARITHMETIC = re.compile(
     r"\b(?:total|totals|together|combined|sum|subtotal|difference|cheaper|pricier|more|less"
     r"|saves?|saving|savings|off|discount|extra|shipping|tax|fee|deposit|balance|each|apiece"
@@ -181,6 +184,8 @@ def _check_money(
 ) -> str | None:
     if mention.negated or mention.in_range or _BOUND_BEFORE.search(lead):
         return None
+    if _BOUND_AFTER.match(clause[len(lead) + len(mention.text) :]):
+        return None  # "$1,100 under the buy-now": a difference, not the record's amount
     value = float(mention.value)  # type: ignore[arg-type]
     own = _amounts(record)
     if not own:
