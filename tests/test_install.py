@@ -224,7 +224,7 @@ README = REPO / "README.md"
 # their own and run the installed commands, slow tier included (`-m ""`), but not this test again.
 # The rest of the suite has just run in the environment running this test.
 README_TEST_FILES = ("tests/test_install.py", "tests/test_cli_basics.py")
-README_TEST_OPTIONS = ("-m", "''", "-k", "not test_readme_commands_pass")
+README_TEST_OPTIONS = ("-m", "''", "-k", "'not test_readme_commands_pass'")
 
 
 def readme_commands() -> list[str]:
