@@ -25,17 +25,9 @@ from commerce_evals.grading.reply_facts import action_claims
 from commerce_evals.harness.events import ToolResultEvent
 from tests.helpers import call, make_run, reply
 
-OVEN = {"id": "P-1105", "name": "Bellweather Cook Enameled Dutch Oven 5.5 qt", "price": 159.0,
-        "stock": 4}  # fmt: skip
-PROJECTOR = {"id": "P-1201", "name": "Stargazer Galaxy Projector", "price": 39.0, "stock": 0}
-LAMP = {"id": "P-1132", "name": "Brightwell Architect Desk Lamp Daylight", "price": 54.99,
-        "stock": 12, "attributes": {"dimmable": True}}  # fmt: skip
-SKILLETS = [
-    {"id": "P-1097", "name": "Castline Pro Skillet", "price": 64.0, "stock": 5,
-     "attributes": {"induction": True}},
-    {"id": "P-1098", "name": "Castline Classic Skillet", "price": 49.0, "stock": 5,
-     "attributes": {"induction": False}},
-]  # fmt: skip
+# the records the record-fact tests use, shared so both files read the same fixtures
+from tests.test_record_facts import LAMP, OVEN, PROJECTOR, SKILLETS  # noqa: E402
+
 PRODUCTS = {"results": [OVEN, PROJECTOR, LAMP, *SKILLETS]}
 CART = {
     "lines": [{"product_id": "P-1132", "name": LAMP["name"], "quantity": 2, "unit_price": 54.99,
