@@ -1,0 +1,275 @@
+"""`sourced_values`: every amount, percent and measure a reply states comes from somewhere.
+
+An agent may only tell a person numbers it was given: by a tool, by its instructions and policy,
+by the screen, or by the person. A reply that states "$20", "40% off", "a 90-day warranty",
+"within 10 days" or "48 hours" where none of those gave that number, and no sum, difference,
+multiple, share or span of theirs makes it, invented it. A number a seller or a reviewer wrote
+was seen: whether the reply relays it as the store's is the judge's (`no_invented_facts`).
+
+The check is lenient by construction, so it fails a reply only when no source could have given
+the number: an amount is backed by any amount a source gave (a field named for money, or "$"
+in a text) or follows from them; a percent by a percent given or the share between two amounts;
+a span or a length by one given in any unit (a field named in days, "30th day", days between
+two dates); a number the person said backs any kind. A rough figure ("about $20") is no one's. Questions ("would $80 be your limit?") and negated
+values ("there's no 90-day window") state nothing; a range states both its ends. What it cannot
+see (an invented warranty with no number, a fact in words) is the `no_invented_facts` judge
+dimension's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from commerce_evals.grading.facts import Mention, mentions, normalise, parse_date
+from commerce_evals.grading.reasons import clipped
+
+if TYPE_CHECKING:
+    from commerce_evals.grading.graders import GradeContext
+
+_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?")
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+# a count that measures: "90-day", "10 days", "48 hours", "17-inch"
+_MEASURE_AFTER = re.compile(
+    r"^(?:st|nd|rd|th)?\s?-?\s?(?:business\s+|working\s+|calendar\s+)?"
+    r"(day|week|month|year|hour|minute|inch|cm|mm|ft|foot|feet)(?:s|es)?\b",
+    re.IGNORECASE,
+)
+_FAMILY = {
+    "minute": ("time", 1 / 1440), "hour": ("time", 1 / 24), "day": ("time", 1.0),
+    "week": ("time", 7.0), "month": ("time", 30.0), "year": ("time", 365.0),
+    "inch": ("length", 2.54), "cm": ("length", 1.0),
+    "mm": ("length", 0.1), "ft": ("length", 30.48), "foot": ("length", 30.48),
+    "feet": ("length", 30.48),
+}  # fmt: skip
+# a field whose name says what kind of number it holds
+_MONEY_WORDS = frozenset(
+    ["price", "prices", "amount", "total", "cost", "fee", "fees", "balance", "deposit", "refund", "cap", "limit", "threshold", "budget", "msrp", "paid", "charge", "credit", "subtotal", "spend", "value"]
+)
+_PERCENT_WORDS = frozenset(["percent", "pct", "discount", "off", "rate"])
+_UNIT_WORDS = {"minutes": "minute", "hours": "hour", "days": "day", "weeks": "week",
+               "months": "month", "years": "year", "inches": "inch", "cm": "cm", "mm": "mm",
+               "minute": "minute", "hour": "hour", "day": "day", "week": "week",
+               "month": "month", "year": "year", "inch": "inch", "h": "hour", "hrs": "hour"}  # fmt: skip
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+# a value said as a rough figure is no one's number: "about $20 to over $200"
+_APPROXIMATE = re.compile(
+    r"\b(?:about|around|roughly|approximately|over|upwards of|ballpark|some|typically|usually)"
+    r"\s+(?:\$|us\$)?$",
+    re.IGNORECASE,
+)
+Kind = str  # "money", "percent", or a measure's family ("time", "length")
+
+
+def _key_words(key: str) -> set[str]:
+    """A field name's words: "buyNowPrice" -> buy, now, price; "window_days" -> window, days."""
+    return {w.casefold() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", key) if w}
+
+
+def _cents(value: float) -> int:
+    return int(round(value * 100))
+
+
+def _measure(text: str, end: int) -> tuple[str, float] | None:
+    """The family of the unit right after a count, and how many base units one of it is."""
+    m = _MEASURE_AFTER.match(text[end:])
+    return _FAMILY[m.group(1).casefold()] if m else None
+
+
+@dataclass
+class _Numbers:
+    """Numbers by kind, as a source gives them; `any` holds numbers of no known kind."""
+
+    money: set[float]
+    percent: set[float]
+    measures: dict[str, set[float]]  # family -> values in its base unit
+    any: set[float]
+
+    @classmethod
+    def empty(cls) -> _Numbers:
+        return cls(set(), set(), {}, set())
+
+    def add_text(self, text: str) -> None:
+        for m in mentions(text):
+            if m.kind == "money":
+                self.money.add(float(m.value))  # type: ignore[arg-type]
+            elif m.kind == "percent":
+                self.percent.add(float(m.value))  # type: ignore[arg-type]
+        norm = normalise(text)
+        for m in _NUMBER.finditer(norm):
+            value = float(m.group(0).replace(",", ""))
+            unit = _measure(norm, m.end())
+            if unit is not None:
+                self.measures.setdefault(unit[0], set()).add(value * unit[1])
+            self.any.add(value)
+
+    def add_field(self, key: str, value: float) -> None:
+        self.any.add(value)
+        words = _key_words(key)
+        if words & _MONEY_WORDS:
+            self.money.add(value)
+        if words & _PERCENT_WORDS:
+            self.percent.add(value)
+        for word in words:
+            if word in _UNIT_WORDS:
+                family = _FAMILY[_UNIT_WORDS[word]]
+                self.measures.setdefault(family[0], set()).add(value * family[1])
+
+    def add(self, value: Any, key: str = "") -> None:
+        if isinstance(value, bool) or value is None:
+            return
+        if isinstance(value, int | float):
+            self.add_field(key, float(value))
+        elif isinstance(value, str):
+            self.add_text(value)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                self.add(v, str(k))
+        elif isinstance(value, list | tuple):
+            for v in value:
+                self.add(v, key)
+
+
+@dataclass(frozen=True)
+class Sources:
+    """What the run was given, by kind, with what a reviewer works out from it (in cents)."""
+
+    given: dict[str, frozenset[int]]
+    # per family of measure, the values given in its base unit (days, centimetres)
+    measures: dict[str, frozenset[float]]
+
+    def backs(self, kind: Kind, value: float, size: float = 1.0) -> bool:
+        """Whether the value (a measure: `size` base units each) was given or follows."""
+        if value in self.person:
+            return True
+        if kind in self.measures:
+            meant = value * size
+            return any(abs(meant - v) <= max(0.02 * v, 0.01) for v in self.measures[kind])
+        cents = _cents(value)
+        keys = self.given.get(kind, frozenset())
+        return any(c in keys for c in (cents - 1, cents, cents + 1))
+
+    @property
+    def person(self) -> frozenset[float]:
+        return frozenset(c / 100 for c in self.given.get("person", frozenset()))
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from _strings(v)
+
+
+def _money(numbers: _Numbers) -> frozenset[int]:
+    """Amounts given, and those worked out from them: sums and differences of two, a quantity
+    times an amount, a percent of an amount and what is left after it."""
+    base = sorted(n for n in numbers.money if 0 < n < 10_000_000)[:400]
+    out = {_cents(n) for n in base}
+    for a, b in combinations(base, 2):
+        out.update((_cents(a + b), _cents(b - a)))
+    counts = [n for n in numbers.any if 1 < n <= 20 and n == int(n)] or [2.0]
+    percents = [p for p in numbers.percent if 0 < p <= 100]
+    for n in base:
+        out.update(_cents(n * k) for k in {*counts, *range(2, 13)})
+        for p in percents:
+            out.update((_cents(n * p / 100), _cents(n * (1 - p / 100))))
+    return frozenset(out)
+
+
+def _percent(numbers: _Numbers, person: _Numbers) -> frozenset[int]:
+    """Percents given, and the share one amount is of another or takes off it: two amounts the
+    sources gave, or one the person gave beside one a source gave ("drop it to $19" of $32)."""
+    out = {_cents(p) for p in numbers.percent}
+    amounts = sorted(n for n in numbers.money if n > 0)[:300]
+    pairs = [*combinations(amounts, 2), *((a, b) for a in person.any if a > 0 for b in amounts)]
+    for a, b in pairs:
+        for share in (abs(b - a) / b * 100, abs(b - a) / a * 100, a / b * 100):
+            out.update(_cents(round(share, d)) for d in (0, 1))
+    return frozenset(out)
+
+
+def run_sources(ctx: GradeContext) -> Sources:
+    """What the run was given, by kind: tool results, the screen, the instructions and the
+    policy; the person's own numbers back any kind ("my budget is 80")."""
+    trusted = _Numbers.empty()
+    person = _Numbers.empty()
+    trusted.add(list(ctx.shown))
+    trusted.add(list(ctx.sources))
+    trusted.add(ctx.state)
+    trusted.add(ctx.run.start)
+    dates: set[date] = set()
+    for turn in ctx.run.turns:
+        person.add_text(turn.user)
+        for m in mentions(turn.user):
+            if m.kind == "date" and isinstance(m.value, date):
+                dates.add(m.value)
+        for result in turn.results():
+            trusted.add(result.data)
+    for text in _strings([list(ctx.shown), list(ctx.sources), ctx.state, ctx.run.start]):
+        dates.update(d for m in _ISO_DATE.finditer(text) if (d := parse_date(m.group(0))))
+    for turn in ctx.run.turns:
+        for result in turn.results():
+            for text in _strings(result.data):
+                dates.update(d for m in _ISO_DATE.finditer(text) if (d := parse_date(m.group(0))))
+    spans = {float((b - a).days) for a, b in combinations(sorted(dates), 2)}
+    measures = {family: set(values) for family, values in trusted.measures.items()}
+    measures.setdefault("time", set()).update(spans)
+    given: dict[str, frozenset[int]] = {
+        "money": _money(trusted),
+        "percent": _percent(trusted, person),
+        "person": frozenset(_cents(n) for n in person.any),
+    }
+    return Sources(given, {family: frozenset(values) for family, values in measures.items()})
+
+
+def stated_values(text: str) -> Iterator[tuple[str, Mention, str]]:
+    """(sentence, mention, kind) for every amount, percent and measure `text` states: not in a
+    question, not negated."""
+    norm = normalise(text)
+    for sentence in _SENTENCE_END.split(norm):
+        if not sentence.strip() or sentence.rstrip().endswith("?"):
+            continue
+        for mention in mentions(sentence):
+            if mention.negated or _APPROXIMATE.search(sentence[: mention.start]):
+                continue
+            if mention.kind in ("money", "percent"):
+                yield sentence, mention, mention.kind
+            elif mention.kind == "count":
+                unit = _measure(sentence, mention.end)
+                if unit is not None:
+                    yield sentence, mention, unit[0]
+
+
+def _unsourced(texts: Iterable[tuple[str, str]], sources: Sources) -> list[str]:
+    kinds = {"time": "a span of time", "length": "a length"}
+    problems: list[str] = []
+    for where, text in texts:
+        for sentence, mention, kind in stated_values(text):
+            value = float(mention.value)  # type: ignore[arg-type]
+            unit = _measure(sentence, mention.end)
+            if sources.backs(kind, value, unit[1] if unit else 1.0):
+                continue
+            origin = "no tool, instruction, policy or message of the person gave it"
+            said = f"{mention.text!r} ({kinds.get(kind, kind)})"
+            problems.append(f"{where}: says {said} in {clipped(sentence.strip())!r}; {origin}")
+    return problems
+
+
+def sourced_values(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
+    if not enabled:
+        return True, "where the reply's numbers come from is not checked"
+    from commerce_evals.grading.record_facts import written_texts
+
+    problems = _unsourced(written_texts(ctx.run), run_sources(ctx))
+    if problems:
+        return False, "; ".join(dict.fromkeys(problems))
+    return True, "every amount, percent and measure the replies state was given by a source"

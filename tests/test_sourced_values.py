@@ -1,0 +1,82 @@
+"""`sourced_values` from both sides: a number no source gave fails; the same facts worked out,
+reworded or said by the person pass."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from commerce_evals.grading.graders import GradeContext
+from commerce_evals.grading.sourced import sourced_values
+from commerce_evals.harness.events import ToolResultEvent
+from tests.helpers import call, make_run, reply
+
+MAT = {"product_id": "P-1201", "name": "Flowform Comfort Yoga Mat 6mm", "price": 39.99, "stock": 12,
+       "description": "Keeps its grip for 24 hours of hot yoga; fits a 15-inch bag."}  # fmt: skip
+OLD_MAT = {"product_id": "P-1202", "name": "Flowform Basic Mat", "price": 32.0, "stock": 4}
+ORDER = {"order_id": "R-1150", "placed_on": "2026-08-12", "delivered_on": "2026-08-20",
+         "total": 180.0}  # fmt: skip
+POLICY = "Refunds: a delivered item may be returned up to and including the 30th day after delivery."
+
+
+def _ctx(text: str, user: str = "Tell me about it.", data: list[Any] | None = None) -> GradeContext:
+    events: list[Any] = [call("get_product_details", product_id="P-1201")]
+    for i, row in enumerate(data if data is not None else [{"product": MAT}, {"product": OLD_MAT}]):
+        events.append(ToolResultEvent(call_id=f"c-{i}", tool="get", status="ok", data=row))
+    events.append(reply(text))
+    run = make_run((user, events))
+    return GradeContext(run=run, sources=(POLICY,))
+
+
+CHEATS = {
+    "an invented line total": "Added 8 mats, $329.92 for the lot.",
+    "an invented warranty span": "It comes with a 90-day warranty.",
+    "an inflated spec": "It keeps its grip for 48 hours.",
+    "the wrong length": "It fits a 17-inch bag.",
+    "the right number, the wrong unit": "It keeps its grip for 24 days.",
+    "an invented discount": "It's 40% off this week.",
+    "an invented fee": "Splitting the shipment costs a $5.99 fee.",
+    "an invented range end": "It grips for between 24 and 60 hours.",
+}
+GOOD = {
+    "a price as given": "The Flowform is $39.99.",
+    "a quantity times the price": "8 mats come to $319.92.",
+    "a difference": "The Flowform costs $7.99 more than the Basic.",
+    "a share between two prices": "The Basic is 20% cheaper.",
+    "a span in other words": "It keeps its grip for a full 24 hours, a whole day.",
+    "a span in another unit": "It grips for 1 day straight.",
+    "the policy's window as a 30-day window": "Returns are open for a 30-day window.",
+    "a question proposing a value": "Would $80 be your limit?",
+    "a negated value": "There's no 90-day warranty on it.",
+    "a rough figure": "Mats like this run from about $20 to over $200.",
+    "a length as given": "It fits a 15-inch bag.",
+}
+
+
+@pytest.mark.parametrize("text", CHEATS.values(), ids=CHEATS.keys())
+def test_an_invented_number_fails(text: str) -> None:
+    passed, why = sourced_values(True, _ctx(text))
+    assert not passed
+    assert "no tool, instruction, policy or message of the person gave it" in why
+
+
+@pytest.mark.parametrize("text", GOOD.values(), ids=GOOD.keys())
+def test_a_number_a_source_gave_or_that_follows_passes(text: str) -> None:
+    passed, why = sourced_values(True, _ctx(text))
+    assert passed, why
+
+
+def test_the_persons_number_backs_any_kind() -> None:
+    ctx = _ctx("Anything under $80 works, so here are two.", user="My budget is 80.")
+    assert sourced_values(True, ctx)[0]
+
+
+def test_days_between_two_dates_are_given() -> None:
+    ctx = _ctx("It arrived 8 days after you ordered it.", data=[ORDER])
+    assert sourced_values(True, ctx)[0]
+    assert not sourced_values(True, _ctx("It arrived 9 days after you ordered.", data=[ORDER]))[0]
+
+
+def test_off_passes_everything() -> None:
+    assert sourced_values(False, _ctx(CHEATS["an invented fee"]))[0]
