@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from commerce_evals.grading.claims import claims
+from commerce_evals.grading.claims import claims, object_tables
 from commerce_evals.grading.graders import GradeContext
 from commerce_evals.grading.reply_facts import action_claims
 from commerce_evals.harness.events import ToolResultEvent
@@ -111,3 +111,29 @@ def test_a_state_said_as_a_passive_needs_the_thing_to_exist() -> None:
         ("q", [reply("Your order is placed!")]), start={"orders": []}, end={"orders": []}
     )
     assert not action_claims(True, GradeContext(run=no_order))[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'll remember you prefer wired earbuds, so next time I'll show those first.",
+        "Noted, and I'll keep that in mind next time.",
+        "We'll save that for your next visit.",
+    ],
+)
+def test_a_promise_to_remember_is_a_claim_on_memory(text: str) -> None:
+    found = claims(text)
+    assert [c.verb for c in found] == ["remember"], found
+    assert object_tables(found[0].clause, found[0].verb) == {"memory"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If you like, I'll remember that for next time.",
+        "Would you like me to save that? I'd rather ask first.",
+        "I won't remember this one-off errand.",
+    ],
+)
+def test_an_offer_or_a_refusal_to_remember_claims_nothing(text: str) -> None:
+    assert [c for c in claims(text) if c.verb == "remember"] == []
