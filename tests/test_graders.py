@@ -293,6 +293,17 @@ CASES: dict[str, tuple[dict[str, Any], Run, Run]] = {
             reply("Good news: the Orbit Lamp is in stock."),
         ),
     ),
+    "sourced_values": (
+        {"sourced_values": True},
+        one_turn(
+            ToolResultEvent(call_id="c", tool="get", data={"id": "P-9", "price": 24.5}),
+            reply("It's $24.50, or $49 for two."),
+        ),
+        one_turn(
+            ToolResultEvent(call_id="c", tool="get", data={"id": "P-9", "price": 24.5}),
+            reply("It's $24.50 and comes with a 2-year warranty."),
+        ),
+    ),
     "state": (
         {
             "state": {
@@ -410,6 +421,7 @@ def test_aliases_fold_into_their_keys() -> None:
         "changes",
         "action_claims",
         "records_agree",
+        "sourced_values",
         "at_most",
     ]
     assert expected.call_order[0].first_ok and expected.at_most[0].times == 1

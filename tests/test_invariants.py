@@ -411,3 +411,27 @@ def test_order_after_consent_needs_a_yes_to_the_cart_as_summarised(name: str) ->
     keeps, run, confirms = CONSENT_RUNS[name]
     passed, reason, vacuous = _check("order_after_consent", Example(run, confirms=confirms))
     assert (passed, vacuous) == (keeps, False), reason
+
+
+def _pause(dry: dict[str, Any], real: dict[str, Any]) -> tuple[bool, str, bool]:
+    run = make_run(
+        (
+            "pause V-1001",
+            [
+                *called("run_write", dryRun=True, operation="pause_vehicle", params=dry),
+                *called("run_write", dryRun=False, idempotencyKey="k1", operation="pause_vehicle",
+                        params=real),
+            ],
+        )
+    )  # fmt: skip
+    return _check("dry_run_first", Example(run))
+
+
+def test_a_dry_run_without_the_writes_reason_tried_the_same_write() -> None:
+    assert _pause({"vehicleId": "V-1001"}, {"vehicleId": "V-1001", "reason": "windshield"})[0]
+    assert _pause({"vehicleId": "V-1001", "reason": "hail"}, {"vehicleId": "V-1001"})[0]
+
+
+def test_a_param_that_chooses_the_write_is_never_a_note() -> None:
+    assert not _pause({"vehicleId": "V-1001"}, {"vehicleId": "V-1001", "action": "delist"})[0]
+    assert not _pause({"vehicleId": "V-1001"}, {"vehicleId": "V-1001", "reason": 3})[0]

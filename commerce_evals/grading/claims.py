@@ -201,12 +201,6 @@ _PROMISE_TO_KEEP = re.compile(
 _OFFER = re.compile(r"\bif\b|\bwant me\b|\bshould i\b|\bshall i\b|\bwould you like\b|\?", re.I)
 _NOW_STATE = re.compile(r"\bnow\s+(?:has|have|holds?|contains?|includes?|shows?|in)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
-# a clause that says the send was only recorded is not claiming a real send
-QUALIFIED_SEND = re.compile(
-    r"simulat|not (?:actually |really )?(?:sent|go(?:ne)? out)|sandbox|only (?:logs|records)|nothing "
-    r"(?:actually |really )?(?:goes|went) out",
-    re.IGNORECASE,
-)
 _CLAUSE_SPLIT = re.compile(
     r"[.;!?](?=\s|$)|,\s|\s[-–—]\s|\n|\(|\)|:\s|\b(?:but|and|so|while)\b", re.I
 )
@@ -233,6 +227,14 @@ def past_lemma(word: str) -> str | None:
         if any(lowered in inflections.get(tag, ()) for tag in ("VBD", "VBN")):
             return lemma
     return None
+
+
+def says_simulated(text: str) -> bool:
+    """Whether the text says a send was only recorded (the `simulated` status, not negated):
+    "it wasn't simulated" does not."""
+    from commerce_evals.grading.statuses import phrases
+
+    return any(p.meaning == "simulated" for p in phrases(text))
 
 
 def _clauses(text: str) -> Iterable[tuple[int, str]]:
@@ -400,7 +402,7 @@ def backing(
     ids = [r.record_id for r in records.references(claim.clause) if r.record_id] if records else []
     kinds = object_tables(claim.clause, claim.verb)
     if "send" in kinds and (sent or simulated):
-        if simulated and not sent and not QUALIFIED_SEND.search(reply or claim.clause):
+        if simulated and not sent and not says_simulated(reply or claim.clause):
             return f"says {claim.words!r}, but the sandbox only simulated the send"
         return None
     if claim.state:

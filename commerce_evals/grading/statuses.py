@@ -102,11 +102,20 @@ STATUSES: tuple[Status, ...] = (
     Status("withdrawn", r"withdrawn|pulled (?:out|back)|retracted", _OFFER, _values("withdrawn")),
     Status("listed", r"listed|live on|for sale|on the market", _VEHICLE, _values("listed")),
     Status("paused", r"paused|on hold", _VEHICLE, _values("on_hold")),
+    # a send the sandbox only recorded: nothing reached the person
+    Status(
+        "simulated",
+        r"simulat\w*|only (?:logged|recorded|logs|records)|(?:logged|recorded) but not sent"
+        r"|not (?:actually |really )?(?:sent|delivered|emailed|go(?:ne)? out)"
+        r"|nothing (?:actually |really )?(?:goes|went|is sent|was sent|got sent) out"
+        r"|no (?:real|actual) (?:email|message|send|reminder)",
+        test="simulated",
+    ),
 )
 BY_NAME = {s.name: s for s in STATUSES}
 StatusName = Literal[
     "out_of_stock", "in_stock", "delayed", "on_schedule", "in_transit", "shipped", "delivered",
-    "not_shipped", "waiting", "accepted", "declined", "withdrawn", "listed", "paused",
+    "not_shipped", "waiting", "accepted", "declined", "withdrawn", "listed", "paused", "simulated",
 ]  # fmt: skip
 # what a negated status asserts: "not in stock" is out of stock, "hasn't shipped" not shipped
 OPPOSITE: dict[str, str] = {
@@ -208,7 +217,13 @@ def _on_schedule(values: dict[str, list[Any]]) -> bool | None:
     return None if delayed is None else not delayed
 
 
+def _simulated(values: dict[str, list[Any]]) -> bool | None:
+    flags = [v for v in values.get("simulated", []) if isinstance(v, bool)]
+    return None if not flags else any(flags)
+
+
 _TESTS: dict[str, Callable[[dict[str, list[Any]]], bool | None]] = {
+    "simulated": _simulated,
     "stock_zero": _stock_zero,
     "stock_positive": _stock_positive,
     "delayed": _delayed,

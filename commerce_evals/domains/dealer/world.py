@@ -62,6 +62,8 @@ class DealerWorld(DealerFixtures, World):
         },
         sets={"tasks": frozenset({"decisionIds", "linkedDecisionIds"})},
         caseless={"tasks": frozenset({"assignee"})},
+        # who a handover task goes to is the team's call: no case names one, so any or none
+        optional_text={"tasks": frozenset({"assignee"})},
         writes={tool: OPERATION_WRITE for tool in ("run_write", "run_destructive")},
     )
     key_tables: ClassVar[KeyTables] = KeyTables()  # no cart, memory or change queue
