@@ -195,3 +195,44 @@ def test_records_agree_is_on_for_every_case_and_can_be_turned_off() -> None:
     [grade_] = [g for g in grade(Expected(), run, ToolRoles()) if g.key == "records_agree"]
     assert grade_.part == "outcome" and not grade_.passed
     assert "Stargazer" in grade_.reason and "stock 0" in grade_.reason
+
+
+JACKET = {"id": "P-1210", "name": "Drizzlewood Commuter", "price": 49.5,
+          "attributes": {"packable": False}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Brightwell Architect Desk Lamp Daylight is $54.99. Note that it isn't dimmable.",
+        "The Drizzlewood Commuter also packs into its own pocket.",
+        "Here's the Drizzlewood Commuter. Heads up, it packs down small.",
+    ],
+)
+def test_a_flag_said_mid_sentence_or_as_a_verb_is_read(text: str) -> None:
+    assert not agrees(text, {"results": [LAMP, JACKET]})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Brightwell Architect Desk Lamp Daylight is $54.99. Note that it dims smoothly.",
+        "The Drizzlewood Commuter doesn't pack down, but it's the most waterproof.",
+        "The Drizzlewood Commuter ($49.50) isn't packable. It's still my pick.",
+    ],
+)
+def test_a_flag_said_right_mid_sentence_or_as_a_verb_passes(text: str) -> None:
+    assert agrees(text, {"results": [LAMP, JACKET]})
+
+
+def test_a_cart_write_does_not_excuse_a_flag_said_wrong() -> None:
+    """Adding a product to the cart changes none of its flags: a flag said wrong still fails."""
+    data = ToolResultEvent(call_id="c0", tool="get", data={"results": [LAMP]})
+    run = make_run(
+        (
+            "q",
+            [data, call("add_to_cart", product_id="P-1132", quantity=1),
+             reply("Added the Brightwell Architect Desk Lamp Daylight. Sadly, it isn't dimmable.")],
+        )
+    )  # fmt: skip
+    assert not records_agree(True, GradeContext(run=run))[0]

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from commerce_evals.grading.graders import GradeContext
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(*-])|\n+")
+_PRONOUN = re.compile(r"\b(?:it|its|it's|this one|that one)\b", re.I)
 _PRONOUN_START = re.compile(r"^\W*(?:it|its|it's|this|that|they|their|these|those|both)\b", re.I)
 # before an amount: it bounds or compares, so it is not the record's own value
 _BOUND_BEFORE = re.compile(
@@ -158,6 +159,9 @@ def _tie(
     if earlier and not _OWN_SUBJECT.search(sentence[earlier[-1].end : position]):
         return earlier[-1]
     if previous is not None and _PRONOUN_START.match(sentence):
+        return previous
+    # "Note that it isn't dimmable": a pronoun in a sentence that names no record of its own
+    if previous is not None and not refs and _PRONOUN.search(sentence[:position]):
         return previous
     return None
 
@@ -339,7 +343,7 @@ def _check_flags(
         if record is None:
             continue
         for word, path, value in record.flag_words():
-            for m in re.finditer(rf"(?<![\w-]){re.escape(word)}\w*", sentence, re.IGNORECASE):
+            for m in re.finditer(_flag_pattern(word), sentence, re.IGNORECASE):
                 # a flag word before a name modifies it ("the vegan mesh Trailblaze 4")
                 modified = _FLAG_BEFORE_NAME.match(sentence[m.end() :])
                 following = [r for r in all_refs if r.start >= m.end()]
@@ -368,6 +372,15 @@ def _check_flags(
                         )
                     )
     return found
+
+
+def _flag_pattern(word: str) -> str:
+    """A flag's word and its verb ("packable": packs, packed, packing; "dimmable": dims)."""
+    forms = [rf"{re.escape(word)}\w*"]
+    stem = re.sub(r"(?:able|ible)$", "", word)
+    if stem != word and len(stem) >= 4:
+        forms.append(rf"{re.escape(stem)}(?:s|es|ed|ing)\b")
+    return rf"(?<![\w-])(?:{'|'.join(forms)})"
 
 
 def _names_or_verb_before(text: str) -> bool:
@@ -467,7 +480,11 @@ def problems_in(
         for ref, why in [
             # a record the run wrote to may have changed a flag no tool showed again
             *_check_flags(
-                sentence, [r for r in refs if r.record_id not in written], None, records, refs
+                sentence,
+                [r for r in refs if r.record_id not in written],
+                previous if previous is not None and previous.record_id not in written else None,
+                records,
+                refs,
             ),
             *_check_quantities(sentence, refs, records),
         ]:
@@ -498,16 +515,22 @@ def written_texts(run: Any) -> list[tuple[str, str]]:
 
 
 def _written_ids(ctx: GradeContext, records: Records) -> frozenset[str]:
-    """The records a write call of the run named (an order's items with their order)."""
-    blobs = [
-        repr(c.args)
-        for t in ctx.run.turns
-        for c in t.calls()
-        if not ctx.roles.writes or c.tool in ctx.roles.writes
-    ]
-    return frozenset(
-        r.id for r in records if any(all(p in b for p in r.id.split("/")) for b in blobs)
-    )
+    """The records whose yes/no fields a write of the run may have changed: a write call names
+    the record, and the write's tool is about one of the record's flags ("issue_refund" and an
+    item's `refunded`; "add_to_cart" changes no product's `induction_ready`)."""
+    found: set[str] = set()
+    for call in ctx.run.all_calls():
+        if ctx.roles.writes and call.tool not in ctx.roles.writes:
+            continue
+        blob = repr(call.args)
+        acts = {w[:5] for w in re.split(r"[_\W]+", call.tool.casefold()) if len(w) >= 4}
+        for record in records:
+            if not all(part in blob for part in record.id.split("/")):
+                continue
+            flags = {w[:5] for word, _, _ in record.flag_words() for w in [word.casefold()]}
+            if not flags or flags & acts:
+                found.add(record.id)
+    return frozenset(found)
 
 
 def records_agree(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
