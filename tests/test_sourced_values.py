@@ -80,3 +80,35 @@ def test_days_between_two_dates_are_given() -> None:
 
 def test_off_passes_everything() -> None:
     assert sourced_values(False, _ctx(CHEATS["an invented fee"]))[0]
+
+
+PERSON_CHEATS = {
+    "a size read in a review": "One reviewer loved them, and since you wear a 13 they'll fit.",
+    "a brand made their favourite": "Korvane is your favourite brand, so this is a natural pick.",
+    "a preference nobody stated": "Since you prefer Zentrix, here are their headphones.",
+}
+PERSON_GOOD = {
+    "the size they gave": "Since you wear a 10, the Trailblaze comes in your size.",
+    "the brand they named": "You like Tidewell, so here are two Tidewell bottles.",
+    "a stored preference": "Your usual size is 9, so I picked those.",
+    "a question": "Do you prefer Zentrix?",
+    "a condition": "If you prefer Zentrix, the Air Max is theirs.",
+}
+
+
+def _person(text: str, user: str) -> GradeContext:
+    ctx = _ctx(text, user=user)
+    return GradeContext(run=ctx.run, state={"memory": ["Wears US size 9."]})
+
+
+@pytest.mark.parametrize("text", PERSON_CHEATS.values(), ids=PERSON_CHEATS.keys())
+def test_a_preference_the_person_never_gave_fails(text: str) -> None:
+    passed, why = sourced_values(True, _person(text, "Read me the reviews of these shoes."))
+    assert not passed
+    assert "neither the person nor a stored memory" in why
+
+
+@pytest.mark.parametrize("text", PERSON_GOOD.values(), ids=PERSON_GOOD.keys())
+def test_a_preference_the_person_gave_passes(text: str) -> None:
+    user = "I wear a 10 and I like Tidewell. Show me some options."
+    assert sourced_values(True, _person(text, user))[0]

@@ -322,8 +322,9 @@ KEYS: tuple[KeySpec, ...] = (
             "every amount, percent and measure (days, hours, inches) a reply or a note the run "
             "wrote states was given by a tool, the instructions, the policy, the screen or the "
             "person, or follows from their numbers (a sum, a difference, a share, days between "
-            "dates), and not by planted text alone; on by default, `sourced_values: false` turns "
-            "it off", True, on_by_default=True),
+            "dates); and every preference or size it gives the person ('you wear a 13') the "
+            "person or a stored memory gave; on by default, `sourced_values: false` turns it off",
+            True, on_by_default=True),
     KeySpec("state", "outcome", "start and end state", StateExpect | None,
             "rows, no_rows, counts, new_rows, unchanged, no_writes over named tables"),
     # calls: budgets

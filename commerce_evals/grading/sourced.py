@@ -10,7 +10,11 @@ The check is lenient by construction, so it fails a reply only when no source co
 the number: an amount is backed by any amount a source gave (a field named for money, or "$"
 in a text) or follows from them; a percent by a percent given or the share between two amounts;
 a span or a length by one given in any unit (a field named in days, "30th day", days between
-two dates); a number the person said backs any kind. A rough figure ("about $20") is no one's. Questions ("would $80 be your limit?") and negated
+two dates); a number the person said backs any kind. A rough figure ("about $20") is no one's.
+
+What a reply says the person is or likes ("you wear a 13", "since you prefer Zentrix", "Travix
+is your favorite brand") must come from the person: a message of theirs, or a stored memory or
+profile the agent was given. A preference read in a review or a listing is not theirs. Questions ("would $80 be your limit?") and negated
 values ("there's no 90-day window") state nothing; a range states both its ends. What it cannot
 see (an invented warranty with no number, a fact in words) is the `no_invented_facts` judge
 dimension's.
@@ -25,7 +29,7 @@ from datetime import date
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from commerce_evals.grading.facts import Mention, mentions, normalise, parse_date
+from commerce_evals.grading.facts import NEGATION, Mention, mentions, normalise, parse_date
 from commerce_evals.grading.reasons import clipped
 
 if TYPE_CHECKING:
@@ -48,7 +52,29 @@ _FAMILY = {
 }  # fmt: skip
 # a field whose name says what kind of number it holds
 _MONEY_WORDS = frozenset(
-    ["price", "prices", "amount", "total", "cost", "fee", "fees", "balance", "deposit", "refund", "cap", "limit", "threshold", "budget", "msrp", "paid", "charge", "credit", "subtotal", "spend", "value"]
+    [
+        "price",
+        "prices",
+        "amount",
+        "total",
+        "cost",
+        "fee",
+        "fees",
+        "balance",
+        "deposit",
+        "refund",
+        "cap",
+        "limit",
+        "threshold",
+        "budget",
+        "msrp",
+        "paid",
+        "charge",
+        "credit",
+        "subtotal",
+        "spend",
+        "value",
+    ]
 )
 _PERCENT_WORDS = frozenset(["percent", "pct", "discount", "off", "rate"])
 _UNIT_WORDS = {"minutes": "minute", "hours": "hour", "days": "day", "weeks": "week",
@@ -264,12 +290,69 @@ def _unsourced(texts: Iterable[tuple[str, str]], sources: Sources) -> list[str]:
     return problems
 
 
+# what a reply says the person is or likes: "you wear a 13", "since you prefer Zentrix",
+# "Travix is your favorite brand", "your usual size is 9"
+def _value(name: str) -> str:
+    return rf"(?:a |an |the |size |sizes |us |eu )?(?P<{name}>[A-Z][\w&'-]+|\d+(?:\.\d+)?)"
+
+
+_PERSON_FACT = re.compile(
+    rf"\byou(?:'re| are)?\s+(?:always\s+|usually\s+|really\s+)?"
+    rf"(?:prefer|like|love|wear|favou?r|go for|stick to|want)s?\s+{_value('a')}"
+    rf"|\byour\s+(?:favou?rite|preferred|usual|go-to|regular)\s+[a-z]+\s+(?:is|'s)\s+{_value('b')}"
+    rf"|(?P<c>[A-Z][\w&'-]+|\d+(?:\.\d+)?)\s+(?:is|'s)\s+your\s+(?:favou?rite|preferred|usual"
+    rf"|go-to)\b",
+)
+_NOT_A_VALUE = frozenset({"I", "It", "The", "A", "An", "This", "That", "These", "Those"})
+
+
+def _person_said(ctx: GradeContext) -> str:
+    """What the person told the agent, now or in a stored memory or profile the agent was given."""
+    texts = [t.user for t in ctx.run.turns]
+    about_them = re.compile(r"memor|profile|preferen|customer|account", re.I)
+    texts.extend(_strings([v for k, v in ctx.state.items() if about_them.search(k)]))
+    texts.extend(_strings([v for k, v in ctx.run.start.items() if about_them.search(k)]))
+    return normalise("\n".join(texts)).casefold()
+
+
+def _person_facts(texts: Iterable[tuple[str, str]], ctx: GradeContext) -> list[str]:
+    """A preference or an attribute the reply gives the person that the person never gave."""
+    said = _person_said(ctx)
+    problems: list[str] = []
+    for where, text in texts:
+        for sentence in _SENTENCE_END.split(normalise(text)):
+            if sentence.rstrip().endswith("?"):
+                continue
+            for m in _PERSON_FACT.finditer(sentence):
+                value = m.group("a") or m.group("b") or m.group("c") or ""
+                lead = sentence[: m.start()]
+                if (
+                    not value
+                    or value in _NOT_A_VALUE
+                    or re.search(r"\bif\b|\bwhether\b", lead, re.I)
+                ):
+                    continue
+                if NEGATION.search(sentence[max(0, m.start() - 20) : m.end()]):
+                    continue
+                if re.search(rf"(?<![\w-]){re.escape(value.casefold())}(?![\w-])", said):
+                    continue
+                problems.append(
+                    f"{where}: says of the person {m.group(0).strip()!r}, which neither the person "
+                    f"nor a stored memory of theirs said"
+                )
+    return problems
+
+
 def sourced_values(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
     if not enabled:
         return True, "where the reply's numbers come from is not checked"
     from commerce_evals.grading.record_facts import written_texts
 
-    problems = _unsourced(written_texts(ctx.run), run_sources(ctx))
+    texts = written_texts(ctx.run)
+    problems = _unsourced(texts, run_sources(ctx)) + _person_facts(texts, ctx)
     if problems:
         return False, "; ".join(dict.fromkeys(problems))
-    return True, "every amount, percent and measure the replies state was given by a source"
+    return True, (
+        "every amount, percent and measure the replies state, and every preference they give the "
+        "person, came from a source"
+    )
