@@ -31,6 +31,7 @@ def test_cart_total_cap() -> None:
         "Prefers vegan running shoes in size 10",
         "Likes the brand Northwind for rain gear",
         "Usual budget for gifts is about $50",
+        "Wears a 10.5; budget $120-$150 for 2 pairs",
     ],
 )
 def test_memory_guardrail_allows_preferences(text: str) -> None:
@@ -42,6 +43,7 @@ def test_memory_guardrail_allows_preferences(text: str) -> None:
     [
         "Email is jordan.reyes@example.com",
         "Call me at +1 (555) 201-3344",
+        "Size 12.5; reach on 201-8890.",
         "Card 4111 1111 1111 1111",
         "Ship to 42 Elm Street",
         "Has a latex allergy",

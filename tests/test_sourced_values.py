@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from commerce_evals.grading.graders import GradeContext
+from commerce_evals.grading.graders import GradeContext, KeyTables, ToolRoles
 from commerce_evals.grading.sourced import sourced_values
 from commerce_evals.harness.events import ToolResultEvent
 from tests.helpers import call, make_run, reply
@@ -112,3 +112,16 @@ def test_a_preference_the_person_never_gave_fails(text: str) -> None:
 def test_a_preference_the_person_gave_passes(text: str) -> None:
     user = "I wear a 10 and I like Tidewell. Show me some options."
     assert sourced_values(True, _person(text, user))[0]
+
+
+def _saved(memory: str, user: str) -> GradeContext:
+    run = make_run((user, [call("save_memory", text=memory), reply("Noted.")]),
+                   start={"memory": []}, end={"memory": [{"text": memory}]})  # fmt: skip
+    return GradeContext(run=run, roles=ToolRoles(tables=KeyTables(memory="memory")))
+
+
+def test_a_memory_holds_no_number_the_person_did_not_say() -> None:
+    user = "I only wear vegan shoes."
+    assert not sourced_values(True, _saved("Vegan shoes only; US size 10.", user))[0]
+    assert sourced_values(True, _saved("Vegan shoes only; US size 10.", "Vegan only, size ten."))[0]
+    assert sourced_values(True, _saved("Show them vegan picks first.", user))[0]

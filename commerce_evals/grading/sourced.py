@@ -14,7 +14,8 @@ two dates); a number the person said backs any kind. A rough figure ("about $20"
 
 What a reply says the person is or likes ("you wear a 13", "since you prefer Zentrix", "Travix
 is your favorite brand") must come from the person: a message of theirs, or a stored memory or
-profile the agent was given. A preference read in a review or a listing is not theirs. Questions ("would $80 be your limit?") and negated
+profile the agent was given. A preference read in a review or a listing is not theirs, and a
+saved memory holds no number the person did not say. Questions ("would $80 be your limit?") and negated
 values ("there's no 90-day window") state nothing; a range states both its ends. What it cannot
 see (an invented warranty with no number, a fact in words) is the `no_invented_facts` judge
 dimension's.
@@ -343,13 +344,49 @@ def _person_facts(texts: Iterable[tuple[str, str]], ctx: GradeContext) -> list[s
     return problems
 
 
+def _memory_numbers(ctx: GradeContext) -> list[str]:
+    """A number a saved memory holds that the person never said: a memory is what they told."""
+    table = ctx.roles.tables.table("memory")
+    if table is None:
+        return []
+    before = ctx.run.start_table(table)
+    said = {
+        float(m.group(0).replace(",", ""))
+        for t in ctx.run.turns
+        for m in _NUMBER.finditer(normalise(t.user))
+    }
+    said.update(
+        float(m.group(0).replace(",", ""))
+        for text in _strings(before)
+        for m in _NUMBER.finditer(normalise(text))
+    )
+    problems = []
+    for row in ctx.run.end.get(table, []):
+        if row in before:
+            continue
+        for text in _strings(row.get("text", "") if isinstance(row, dict) else ""):
+            norm = normalise(text)
+            for m in _NUMBER.finditer(norm):
+                if re.match(r"(?:st|nd|rd|th)\b", norm[m.end() :]):
+                    continue  # "recommend them first" reads as "1st"
+                if float(m.group(0).replace(",", "")) not in said:
+                    problems.append(
+                        f"memory saved {clipped(text)!r}: {m.group(0)} is no number the person said"
+                    )
+    return problems
+
+
 def sourced_values(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
     if not enabled:
         return True, "where the reply's numbers come from is not checked"
     from commerce_evals.grading.record_facts import written_texts
 
     texts = written_texts(ctx.run)
-    problems = _unsourced(texts, run_sources(ctx)) + _person_facts(texts, ctx)
+    problems = [
+        *_unsourced(texts, run_sources(ctx)),
+        *_person_facts(texts, ctx),
+        *_memory_numbers(ctx),
+    ]
     if problems:
         return False, "; ".join(dict.fromkeys(problems))
     return True, (

@@ -10,6 +10,8 @@ from commerce_evals.domains.base import Blocked
 IDENTIFIER_PATTERNS: dict[str, re.Pattern[str]] = {
     "an email address": re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+"),
     "a phone number": re.compile(r"(?<!\d)(\+?\d[\d\s().-]{8,}\d)(?!\d)"),
+    # a number without its area code is still the person's phone ("201-8890")
+    "a local phone number": re.compile(r"(?<![\d.,-])\d{3}[-.]\d{4}(?!\d|[.,-]\d)"),
     "a card or account number": re.compile(r"(?<!\d)(\d[ -]?){12,19}(?!\d)"),
     "a street address": re.compile(
         r"\b\d{1,6}\s+\w+(\s\w+)?\s+(street|st|avenue|ave|road|rd|lane|ln|drive|dr|blvd|way)\b",
