@@ -204,7 +204,7 @@ def test_a_verdict_without_a_fingerprint_writes_no_fingerprint_parts() -> None:
 def test_the_verdict_count_metric_reads_the_judge_part_of_any_metadata() -> None:
     from inspect_ai.scorer import SampleScore
 
-    from commerce_evals.grading.metrics import verdict_counts
+    from commerce_evals.grading.metrics import judge_verdicts
     from commerce_evals.harness.frozen import freeze
 
     def sample(metadata: Any) -> SampleScore:
@@ -213,7 +213,7 @@ def test_the_verdict_count_metric_reads_the_judge_part_of_any_metadata() -> None
 
     unreadable = {"judge": {"verdicts": "not a list"}}
     odd_entry = {"judge": {"verdicts": [{"status": ["not", "a", "status"]}]}}
-    counts = verdict_counts()(
+    counts = judge_verdicts()(
         [
             sample(LOGGED),
             sample(freeze(LOGGED)),  # as the scorer stores it
@@ -223,6 +223,5 @@ def test_the_verdict_count_metric_reads_the_judge_part_of_any_metadata() -> None
             sample({"grades": "not read by this metric"}),
         ]
     )
-    assert counts["n_fail"] == 2 and counts["n_judge_failed"] == 2
-    assert counts["n_calls"] == 2 and counts["n_cached"] == 0
-    assert sum(counts[f"n_{s}"] for s in ("pass", "unknown", "not_judged")) == 0
+    assert counts["judge_fail"] == 2 and counts["judge_failed"] == 2
+    assert sum(counts[row] for row in ("judge_pass", "judge_unknown", "not_judged")) == 0

@@ -2,7 +2,8 @@
 
 A score's value is a dict of parts, each 1.0 (pass), 0.0 (fail) or NaN (the case asserts nothing
 in that part, or it was not judged): NaN parts are left out of their metrics, never counted as
-passes.
+passes. Its first value, `verdict`, is the same result as the grade Inspect's viewer colours
+(CORRECT, INCORRECT, or NOANSWER for no verdict yet: grading/verdict.py).
 
 The rubric part is 1.0 when the judge passed every dimension, 0.0 when it failed any, and NaN when
 it was not settled: no grader role bound, a verdict of Unknown (a person must look), or a judge
@@ -37,6 +38,7 @@ from commerce_evals.grading.keys import ToolPattern
 from commerce_evals.grading.metrics import PARTS, flow_metrics
 from commerce_evals.grading.reveals import describe_record, reveal_record
 from commerce_evals.grading.score_metadata import ConversationRecord, GradeRecord, ScoreMetadata
+from commerce_evals.grading.verdict import VERDICT_KEY, verdict_of
 from commerce_evals.harness.frozen import FrozenScore
 from commerce_evals.harness.run_record import recorded_run
 from commerce_evals.harness.sample_case import case_of
@@ -47,7 +49,8 @@ from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
 NAN = float("nan")
 
 
-# The order the viewer shows a score's values in: the verdict first, then what it is made of.
+# The order the viewer shows a score's values in: the verdict first (the grade it colours, see
+# grading/verdict.py, goes before these), then what it is made of.
 VALUE_ORDER = ("passed", "passed_code", "needs_review", *PARTS, "judged")
 
 
@@ -258,7 +261,7 @@ def commerce_case(
         customer = reveal_record(case.customer, run) if case.customer else None
         return FrozenScore.of(
             Score(
-                value=values,
+                value={VERDICT_KEY: verdict_of(values), **values},
                 answer=run.graded.reply()[:500],
                 explanation="\n".join(
                     [
