@@ -90,7 +90,8 @@ def summary_lines(task: str, found: CaseTally, location: str | None) -> list[str
     counts.append(f"{len(found.review)} need review")
     if found.errored:
         counts.append(f"{len(found.errored)} without a verdict (errors or skipped)")
-    lines = [f"{task}: {found.cases} cases: {', '.join(counts)}"]
+    cases = f"{found.cases} case{'' if found.cases == 1 else 's'}"
+    lines = [f"{task}: {cases}: {', '.join(counts)}"]
     if found.failed:
         lines.append(listed("failed", found.failed))
     if found.review:
