@@ -37,10 +37,15 @@ from commerce_evals.grading.graders import Grade, GradeContext, KeyTables, ToolR
 from commerce_evals.grading.keys import ToolPattern
 from commerce_evals.grading.metrics import PARTS, flow_metrics
 from commerce_evals.grading.reveals import describe_record, reveal_record
-from commerce_evals.grading.score_metadata import ConversationRecord, GradeRecord, ScoreMetadata
+from commerce_evals.grading.score_metadata import (
+    ConversationRecord,
+    GradeRecord,
+    ScoreMetadata,
+    grade_name,
+)
 from commerce_evals.grading.verdict import VERDICT_KEY, verdict_of
 from commerce_evals.harness.frozen import FrozenScore
-from commerce_evals.harness.run_record import recorded_run
+from commerce_evals.harness.run_record import record_passed_grades, recorded_run
 from commerce_evals.harness.sample_case import case_of
 from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import CaseJudgement, JudgeSettings, judge_case
@@ -259,6 +264,11 @@ def commerce_case(
         if judgement:
             failed.extend(judgement.failed_keys())
         customer = reveal_record(case.customer, run) if case.customer else None
+        records = [
+            GradeRecord(key=g.key, part=g.part, passed=g.passed, reason=g.reason) for g in grades
+        ]
+        # the passing grades' records go to the store, beside the Run (score_metadata.py)
+        record_passed_grades(state, [r.model_dump(mode="json") for r in records if r.passed])
         return FrozenScore.of(
             Score(
                 value={VERDICT_KEY: verdict_of(values), **values},
@@ -274,10 +284,8 @@ def commerce_case(
                 ),
                 metadata=ScoreMetadata(
                     failed_keys=tuple(failed),
-                    grades=tuple(
-                        GradeRecord(key=g.key, part=g.part, passed=g.passed, reason=g.reason)
-                        for g in grades
-                    ),
+                    grades=tuple(r for r in records if not r.passed),
+                    passed_keys=tuple(grade_name(r) for r in records if r.passed),
                     counterexample=state.metadata.get("counterexample"),
                     calls_made=sum(1 for c in run.all_calls() if c.tool not in roles.turn_ending),
                     alternative=state.metadata.get("alternative"),
