@@ -131,9 +131,6 @@ class RunEndSummary(Hooks):
 
         if display_type() == "none":
             return
-        import rich
-
-        console = rich.get_console()
         for log in data.logs:
             if not scored_by_us(log):
                 continue
@@ -141,5 +138,6 @@ class RunEndSummary(Hooks):
             if not samples:
                 continue
             location = log.location or None
-            for line in summary_lines(log.eval.task, tally(samples), location):
-                console.print(line, markup=False, highlight=False)
+            # plain print: Inspect's full-screen display captures stdout and shows it after
+            # the run, and a console made earlier in the process may write elsewhere
+            print("\n".join(summary_lines(log.eval.task, tally(samples), location)), flush=True)
