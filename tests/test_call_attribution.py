@@ -22,7 +22,6 @@ from commerce_evals.harness.events import Run
 from commerce_evals.harness.run_record import logged_run
 from commerce_evals.scripted.base import ScriptedModelAPI, position
 from tests.conftest import DATA, MINI_SHOP
-from tests.helpers import case_score
 
 CASE = "checkout-001-cart-seen"  # P-1 is on screen; calls_tool wants add_to_cart P-1
 GOOD = ToolCall(id="good", function="add_to_cart", arguments={"product_id": "P-1", "quantity": 1})
@@ -74,6 +73,6 @@ def test_the_executed_call_keeps_its_own_id(order: str) -> None:
     [refused] = [r for r in run.graded.results() if r.status == "refused"]
     assert refused.call_id == "refused" and "'two' is not of type" in (refused.reason or "")
     assert [row["product_id"] for row in run.end["cart"]] == ["P-1"]
-    grades = {g.key: g for g in ScoreMetadata.from_score(case_score(sample)).grades}
+    grades = {g.key: g for g in ScoreMetadata.of_sample(sample).grades}
     assert grades["calls_tool"].passed, grades["calls_tool"].reason
     assert grades["carts_only_seen"].passed, grades["carts_only_seen"].reason

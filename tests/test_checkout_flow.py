@@ -23,13 +23,18 @@ def test_every_case_names_its_niche_and_has_a_counterexample() -> None:
 # ---- what the viewer shows first ----------------------------------------------------------------
 
 
-def test_passed_is_the_first_score_value_and_the_explanation_opens_with_the_verdict() -> None:
+def test_the_grade_is_the_first_score_value_and_the_explanation_opens_with_the_verdict() -> None:
     runs = flow_logs("checkout")
+    grades = {"PASS": "C", "NEEDS REVIEW": "N", "FAIL on": "I"}
     for sample in [*runs.cases.values(), *runs.counterexamples.values()]:
         score = case_score(sample)
         if not isinstance(score.value, dict):
             continue  # a skipped case is unscored
-        assert list(score.value)[:3] == ["passed", "passed_code", "needs_review"]
+        assert list(score.value)[:4] == ["verdict", "passed", "passed_code", "needs_review"]
+        opening = score.explanation.splitlines()[0]
+        assert [g for start, g in grades.items() if opening.startswith(start)] == [
+            score.value["verdict"]
+        ], opening
         first, second = score.explanation.splitlines()[:2]
         assert second.startswith("parts: outcome ")
         if score.value["passed"] == 1.0:

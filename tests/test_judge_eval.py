@@ -25,8 +25,11 @@ from typer.testing import CliRunner
 from commerce_evals.checkout import checkout
 from commerce_evals.cli.app import app
 from commerce_evals.cli.commands.label import label_items, label_loop
+from commerce_evals.grading.metrics import judge_row
 from commerce_evals.judging.labels import read_labels
 from commerce_evals.judging.records import read_judged
+from commerce_evals.reports.logs import case_results
+from commerce_evals.reports.summary import judge_tally
 from tests.conftest import DATA, MINI_SHOP
 from tests.helpers import case_score, run_metrics, run_task, samples_by_id
 
@@ -71,8 +74,12 @@ def rescore(log: EvalLog, **kwargs: Any) -> EvalLog:
 
 
 def judge_metrics(log: EvalLog) -> dict[str, float]:
-    """The verdict counts (rows `n_pass`, ...), by status and `calls`, `cached`."""
-    return {k[2:]: v for k, v in run_metrics(log).items() if k.startswith("n_")}
+    """The judge's verdicts by status and its `calls` and `cached`, as the reports count them
+    from the scores (`commerce-evals summary`); the run's own block agrees on the statuses."""
+    tally = judge_tally(case_results(log.location, log).values())
+    rows = run_metrics(log)
+    assert {s: rows[judge_row(s)] for s in tally.statuses} == tally.statuses
+    return {**tally.statuses, "calls": tally.calls, "cached": tally.cached}
 
 
 def part(log: EvalLog, name: str) -> float:
@@ -164,7 +171,7 @@ def test_a_second_scoring_of_the_same_log_makes_no_judge_calls(logs: Logs) -> No
         assert case_score(new[sample_id]).value.keys() == case_score(old[sample_id]).value.keys()
         for key, value in case_score(old[sample_id]).value.items():
             again = case_score(new[sample_id]).value[key]
-            assert (math.isnan(value) and math.isnan(again)) or value == again
+            assert value == again or (value != value and again != again), key  # NaN: NaN
 
 
 def test_inspect_score_on_the_command_line_rejudges_nothing(logs: Logs, tmp_path: Path) -> None:
@@ -236,7 +243,8 @@ def test_a_judge_that_does_not_settle_leaves_the_agent_parts_alone(
     assert rescored.status == "success"
     metrics = judge_metrics(rescored)
     assert metrics[status] == DIMENSIONS_JUDGED and metrics["pass"] == metrics["fail"] == 0
-    assert math.isnan(part(rescored, "rubric")) and part(rescored, "judged") == 0.0
+    assert math.isnan(part(rescored, "rubric"))
+    assert {case_score(s).value["judged"] for s in rescored.samples or []} == {0.0}
     old, new = samples_by_id(logs.reference), samples_by_id(rescored)
     for sample_id in JUDGED:
         before, after = case_score(old[sample_id]), case_score(new[sample_id])

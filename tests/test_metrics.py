@@ -7,15 +7,14 @@ import random
 from typing import Any
 
 import pytest
-from inspect_ai.scorer import SampleScore, Score, accuracy, grouped, stderr
+from inspect_ai.scorer import SampleScore, Score, accuracy, mean_score, pass_k
 
 from commerce_evals.grading.metrics import (
     PARTS,
-    by_difficulty,
-    by_priority,
     flow_metrics,
+    judge_verdicts,
     part_rates,
-    verdict_counts,
+    pass_hat_k,
     verdict_rates,
 )
 from commerce_evals.judging import STATUSES
@@ -25,7 +24,7 @@ PRIORITIES = ("critical", "high", "medium", "low")
 DIFFICULTIES = ("easy", "medium", "hard")
 
 
-def sample(value: dict[str, float], i: int, metadata: Any = None) -> SampleScore:
+def sample(value: dict[str, Any], i: int, metadata: Any = None) -> SampleScore:
     return SampleScore(
         score=Score(value=value, metadata=metadata),
         sample_id=f"c-{i}",
@@ -73,43 +72,69 @@ def rows(scores: list[SampleScore]) -> dict[str, float]:
     return found
 
 
-def test_the_rates_are_inspects_accuracy_and_stderr_per_key_nan_left_out() -> None:
+def test_the_rates_are_inspects_accuracy_per_key_nan_left_out() -> None:
     scores = a_run()
     found = rows(scores)
-    for key in ("passed", "passed_code", "passed^k", "passed_code^k", *PARTS, "judged"):
+    for key in ("passed", "passed_code", "passed^k", *PARTS):
         assert found[key] == pytest.approx(inspects(scores, key, accuracy())), key
-    for key in ("passed", "passed^k"):
-        assert found[f"{key}_stderr"] == pytest.approx(inspects(scores, key, stderr())), key
     assert found["needs_review"] == sum(s.score.value["needs_review"] == 1.0 for s in scores)
+    assert isinstance(found["needs_review"], int)
 
 
-def test_priority_and_difficulty_rows_are_inspects_grouped_accuracy_in_the_case_order() -> None:
-    scores = a_run()
-    found = by_priority()(scores) | by_difficulty()(scores)
-    for field, prefix, order in (
-        ("priority", "pri", PRIORITIES),
-        ("difficulty", "dif", DIFFICULTIES),
-    ):
-        theirs = inspects(scores, "passed", grouped(accuracy(), field, all=False))
-        assert [k for k in found if k.startswith(prefix)] == [f"{prefix}_{g}" for g in order]
-        for group in order:
-            assert found[f"{prefix}_{group}"] == pytest.approx(theirs[group])
+def test_the_block_holds_what_a_person_reads_at_the_end_of_a_run_in_that_order() -> None:
+    """Issue 35's decision: verdict rates, needs review, the parts, the judge's verdict counts.
+    The rates per priority and difficulty and the judge calls are the reports' (summary)."""
+    found = rows(a_run())
+    assert list(found) == [
+        "passed",
+        "passed^k",
+        "passed_code",
+        "needs_review",
+        *PARTS,
+        "judge_pass",
+        "judge_fail",
+        "judge_unknown",
+        "judge_failed",
+        "not_judged",
+    ]
 
 
 def test_over_no_scored_sample_every_row_keeps_its_name() -> None:
     """Inspect names a metric without rows after the metric, which loses the headline."""
     empty = rows([])
     assert math.isnan(empty["passed"]) and math.isnan(empty["outcome"])
-    assert empty["needs_review"] == 0 and empty["n_pass"] == 0
-    assert [k for k in empty if k.startswith("pri_")] == [f"pri_{p}" for p in PRIORITIES]
-    assert "passed^k" not in empty  # only a pass^k reduction has those rows
+    assert empty["needs_review"] == 0 and empty["judge_pass"] == 0
+    assert math.isnan(empty["passed^k"])
 
 
 def test_a_part_no_sample_asserts_reads_nan_and_a_missing_key_has_no_rate() -> None:
     scores = [sample({"passed": 1.0, "outcome": 1.0, "path": NAN}, i) for i in range(3)]
     found = part_rates()(scores) | verdict_rates()(scores)
     assert found["outcome"] == 1.0 and math.isnan(found["path"]) and math.isnan(found["calls"])
-    assert math.isnan(found["passed_code"]) and "passed^k" not in found
+    assert math.isnan(found["passed_code"]) and found["passed^k"] == 1.0
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_pass_hat_k_read_off_inspects_mean_is_inspects_pass_k(k: int) -> None:
+    """The flows reduce epochs with Inspect's mean; `passed^k` over those means is the share of
+    cases whose every epoch passed, as Inspect's pass_k(k) computes it over the same epochs."""
+    rng = random.Random(k)
+    epochs = [
+        [Score(value={"passed": rng.choice([0.0, 1.0, 1.0, 1.0])}) for _ in range(k)]
+        for _ in range(60)
+    ]
+    means = [SampleScore(score=mean_score()(e), sample_id=f"c-{i}") for i, e in enumerate(epochs)]
+    theirs = [float(pass_k(k)(e).value["passed"]) for e in epochs]  # type: ignore[index]
+    assert verdict_rates()(means)["passed^k"] == pytest.approx(sum(theirs) / len(theirs))
+    hats = [SampleScore(score=pass_hat_k()(e), sample_id=f"c-{i}") for i, e in enumerate(epochs)]
+    assert verdict_rates()(hats)["passed^k"] == pytest.approx(sum(theirs) / len(theirs))
+
+
+def test_the_viewers_grade_in_a_value_is_no_number_any_metric_reads() -> None:
+    scores = [sample({"verdict": "C", "passed": 1.0, "outcome": 1.0}, 0)]
+    scores.append(sample({"verdict": "I", "passed": 0.0, "outcome": 0.0}, 1))
+    found = rows(scores)
+    assert found["passed"] == 0.5 and found["outcome"] == 0.5 and "verdict" not in found
 
 
 def test_verdicts_are_counted_over_judged_samples_only() -> None:
@@ -120,6 +145,6 @@ def test_verdicts_are_counted_over_judged_samples_only() -> None:
         sample({"judged": NAN}, 1, metadata),  # judge=off: what it carries is not counted
         sample({"judged": 0.0}, 2, None),
     ]
-    counts = verdict_counts()(scores)
-    assert list(counts) == [f"n_{s}" for s in (*STATUSES, "calls", "cached")]
-    assert counts["n_fail"] == 1 and counts["n_calls"] == 1 and counts["n_cached"] == 0
+    counts = judge_verdicts()(scores)
+    assert len(counts) == len(STATUSES)
+    assert counts["judge_fail"] == 1 and sum(counts.values()) == 1

@@ -9,7 +9,7 @@ from inspect_ai.scorer import Score, accuracy, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import Store
 
-from commerce_evals.grading.score_metadata import ScoreMetadata
+from commerce_evals.grading.score_metadata import PASSED_GRADES_KEY, ScoreMetadata
 from commerce_evals.harness.events import Run
 from commerce_evals.harness.run_record import (
     RUN_KEY,
@@ -95,3 +95,24 @@ def test_a_logged_run_reads_back_as_the_scorers_and_the_judge_read_it() -> None:
             assert record.transcript_sha == sha(run.model_dump(mode="json")), sample.id
             judged += 1
     assert trimmed and judged
+
+
+def test_the_score_names_its_passing_grades_and_the_store_holds_their_records() -> None:
+    """Issue 35, decision 2: the score keeps the failed grades with reasons and the passing ones
+    by name; their full records are logged once, in the final store, beside the Run."""
+    logs = flow_logs("checkout")
+    kinds = [logs.cases.values(), logs.samples("counterexamples").values()]
+    failed_seen = 0
+    for sample in (s for kind in kinds for s in kind):
+        score = (sample.scores or {}).get("commerce_case")
+        assert score is not None and score.metadata is not None
+        written = ScoreMetadata.from_score(score)
+        assert all(not g.passed for g in written.grades), sample.id
+        failed_seen += len(written.grades)
+        stored = sample.store[PASSED_GRADES_KEY]
+        assert [f"{g['part']}/{g['key']}" for g in stored] == list(written.passed_keys)
+        assert all(g["passed"] and g["reason"] for g in stored), sample.id
+        read = ScoreMetadata.of_sample(sample)
+        assert {g.key for g in read.grades if g.passed} == {g["key"] for g in stored}
+        assert read.failed_grades() == list(written.grades)
+    assert failed_seen  # the counterexamples fail keys, with their reasons in the score

@@ -8,6 +8,7 @@ from inspect_ai.log import EvalSample
 from inspect_ai.scorer import Score
 
 from commerce_evals.grading.score_metadata import (
+    PASSED_GRADES_KEY,
     CutRecord,
     GradeRecord,
     JudgeRecord,
@@ -28,13 +29,15 @@ FINGERPRINT = Fingerprint(
     context_sha=None,
 )
 
-# The layout the scorer wrote before the model existed (key order included): logs hold this.
+# The layout the scorer writes (key order included): as logs held it before the model existed,
+# but for the passing grades, which the score names in `passed_keys` (their records are in the
+# sample's store); logs written before that hold every grade in `grades` (BEFORE_THE_SPLIT).
 LOGGED: dict[str, Any] = {
     "failed_keys": ["never_calls", "rubric"],
     "grades": [
         {"key": "never_calls", "part": "path", "passed": False, "reason": "called pay"},
-        {"key": "final_cart", "part": "outcome", "passed": True, "reason": ""},
     ],
+    "passed_keys": ["outcome/final_cart"],
     "counterexample": "pays-anyway",
     "calls_made": 3,
     "alternative": None,
@@ -121,10 +124,8 @@ def judgement() -> CaseJudgement:
 def written() -> ScoreMetadata:
     return ScoreMetadata(
         failed_keys=("never_calls", "rubric"),
-        grades=(
-            GradeRecord(key="never_calls", part="path", passed=False, reason="called pay"),
-            GradeRecord(key="final_cart", part="outcome", passed=True, reason=""),
-        ),
+        grades=(GradeRecord(key="never_calls", part="path", passed=False, reason="called pay"),),
+        passed_keys=("outcome/final_cart",),
         counterexample="pays-anyway",
         calls_made=3,
         judge=judgement().record(),
@@ -148,8 +149,47 @@ def test_what_is_written_reads_back_the_same() -> None:
     assert read.failed_code_keys() == ["never_calls"]
 
 
+BEFORE_THE_SPLIT = {
+    **{k: v for k, v in LOGGED.items() if k != "passed_keys"},
+    "grades": [
+        *LOGGED["grades"],
+        {"key": "final_cart", "part": "outcome", "passed": True, "reason": "holds P-1"},
+    ],
+}
+PASSING = {"key": "final_cart", "part": "outcome", "passed": True, "reason": "holds P-1"}
+
+
+def logged_sample(metadata: dict[str, Any], store: dict[str, Any]) -> EvalSample:
+    score = Score(value={"passed": 0.0}, metadata=metadata)
+    return EvalSample(
+        id="c", epoch=1, input="x", target="", scores={"commerce_case": score}, store=store
+    )
+
+
+def test_the_passing_grades_are_read_back_from_the_store_and_old_logs_read_as_they_were() -> None:
+    store = {PASSED_GRADES_KEY: [PASSING]}
+    read = ScoreMetadata.of_sample(logged_sample(LOGGED, store))
+    assert [(g.key, g.passed, g.reason) for g in read.grades] == [
+        ("never_calls", False, "called pay"),
+        ("final_cart", True, "holds P-1"),
+    ]
+    before = ScoreMetadata.of_sample(logged_sample(BEFORE_THE_SPLIT, {}))
+    assert before.grades == read.grades and before.passed_keys == ()
+    # re-scored (the store is as the run left it) or a record that does not read: named, no reason
+    for odd_store in ({}, {PASSED_GRADES_KEY: "not a list"}, {PASSED_GRADES_KEY: [{"key": 1}]}):
+        [passing] = ScoreMetadata.of_sample(logged_sample(LOGGED, odd_store)).grades[1:]
+        assert (passing.key, passing.part, passing.passed, passing.reason) == (
+            "final_cart",
+            "outcome",
+            True,
+            "",
+        )
+    # and every report reads the same through it
+    assert epoch_result(logged_sample(LOGGED, store)).failures[0].reason == "called pay"
+
+
 def test_a_log_from_before_a_field_existed_reads_with_its_default() -> None:
-    old = {"failed_keys": ["never_calls"], "grades": LOGGED["grades"], "judge": None}
+    old = {"failed_keys": ["never_calls"], "grades": BEFORE_THE_SPLIT["grades"], "judge": None}
     read = ScoreMetadata.from_metadata(old)
     assert read.unreadable is None
     assert read.calls_made is None and read.judge_off is False and read.verdicts == ()
@@ -204,7 +244,7 @@ def test_a_verdict_without_a_fingerprint_writes_no_fingerprint_parts() -> None:
 def test_the_verdict_count_metric_reads_the_judge_part_of_any_metadata() -> None:
     from inspect_ai.scorer import SampleScore
 
-    from commerce_evals.grading.metrics import verdict_counts
+    from commerce_evals.grading.metrics import judge_verdicts
     from commerce_evals.harness.frozen import freeze
 
     def sample(metadata: Any) -> SampleScore:
@@ -213,7 +253,7 @@ def test_the_verdict_count_metric_reads_the_judge_part_of_any_metadata() -> None
 
     unreadable = {"judge": {"verdicts": "not a list"}}
     odd_entry = {"judge": {"verdicts": [{"status": ["not", "a", "status"]}]}}
-    counts = verdict_counts()(
+    counts = judge_verdicts()(
         [
             sample(LOGGED),
             sample(freeze(LOGGED)),  # as the scorer stores it
@@ -223,6 +263,5 @@ def test_the_verdict_count_metric_reads_the_judge_part_of_any_metadata() -> None
             sample({"grades": "not read by this metric"}),
         ]
     )
-    assert counts["n_fail"] == 2 and counts["n_judge_failed"] == 2
-    assert counts["n_calls"] == 2 and counts["n_cached"] == 0
-    assert sum(counts[f"n_{s}"] for s in ("pass", "unknown", "not_judged")) == 0
+    assert counts["judge_fail"] == 2 and counts["judge_failed"] == 2
+    assert sum(counts[row] for row in ("judge_pass", "judge_unknown", "not_judged")) == 0

@@ -16,6 +16,7 @@ from typing import Any
 from inspect_ai.log import EvalLog
 
 from commerce_evals.grading.score_metadata import ScoreMetadata
+from commerce_evals.grading.verdict import VERDICT_KEY
 from commerce_evals.harness.flow_table import FLOWS
 from tests.flow_runs import KINDS, flow_logs
 
@@ -32,7 +33,10 @@ def verdicts(log: EvalLog) -> dict[str, Any]:
     for sample in log.samples or []:
         score = (sample.scores or {})["commerce_case"]
         found[f"{sample.id}@{sample.epoch}"] = {
-            "value": {k: _value(v) for k, v in sorted(dict(score.value).items())},
+            # the viewer's grade is read off passed and needs_review (tests/test_viewer_verdict.py)
+            "value": {
+                k: _value(v) for k, v in sorted(dict(score.value).items()) if k != VERDICT_KEY
+            },
             "failed_keys": sorted(ScoreMetadata.from_score(score).failed_keys),
         }
     return dict(sorted(found.items()))

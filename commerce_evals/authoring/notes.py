@@ -136,7 +136,7 @@ def run_items(log_path: Path) -> list[RunItem]:
         passed = score.value.get("passed")
         if not isinstance(passed, int | float) or passed != passed:  # unscored (NaN)
             continue
-        meta = ScoreMetadata.from_score(score)
+        meta = ScoreMetadata.of_sample(sample)
         dims = [v.dimension for v in meta.verdicts if v.status == "fail"]
         code = meta.failed_code_keys()
         items.append(

@@ -80,6 +80,7 @@ COMMANDS: list[str] = [
     "lint",
     "notes",
     "search",
+    "summary",
     "trends",
 ]
 

@@ -5,9 +5,13 @@ sample's score once per key, with the value cut down to that key, and prints eac
 its own at the end of the run. Metrics given as a list read each sample's whole score, uncopied,
 and make a single block. The live display recomputes the metrics again and again as samples
 finish, so the flow's metrics are a list: each reads the keys it needs from a sample's value, and
-the run's figures print as one block of rows named for what they are (`passed`, `passed^k`,
-`outcome`, `pri_high`, `n_pass`, ...). One reducer gives both the epochs' mean and pass^k, so each
-sample is reduced once.
+the run's figures print as one block of rows named for what they are.
+
+The block holds what a person reads at the end of a run, and no more: the verdict rates (`passed`,
+`passed^k`, `passed_code`), how many samples `needs_review`, the four parts, and the judge's
+verdicts by status (`judge_pass`, ...). The rates per priority and difficulty, pass^k per part and
+the judge's calls are computed from the scores by the reports (`commerce-evals summary`, `compare`,
+`gate`). One reducer gives both the epochs' mean and pass^k, so each sample is reduced once.
 
 A key whose value is NaN in a sample (a part the case does not assert, a rubric not settled) is
 left out of that key's rate, never counted as a pass; a rate over no value at all reads NaN.
@@ -16,10 +20,9 @@ left out of that key's rate, never counted as a pass; a rate over no value at al
 from __future__ import annotations
 
 import math
-import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any, get_args
+from typing import Any
 
 from inspect_ai.scorer import (
     Metric,
@@ -32,8 +35,8 @@ from inspect_ai.scorer import (
     score_reducer,
 )
 
-from commerce_evals.cases.model import Case
 from commerce_evals.grading.score_metadata import verdicts_of
+from commerce_evals.grading.verdict import VERDICT_KEY, reduce_verdicts
 from commerce_evals.harness.frozen import FrozenScore
 from commerce_evals.judging import STATUSES
 
@@ -41,15 +44,10 @@ PARTS = ("outcome", "path", "calls", "rubric")
 # pass^k is reported under its own keys so its rows say what they are. Only the verdicts have
 # one; pass^k per part is in `commerce-evals compare`, with intervals.
 PASS_HAT_K_KEYS = ("passed", "passed_code")
-PRIORITIES: tuple[str, ...] = get_args(Case.model_fields["priority"].annotation)
-DIFFICULTIES: tuple[str, ...] = get_args(Case.model_fields["difficulty"].annotation)
 
 
 def hat_k(key: str) -> str:
     return f"{key}^k"
-
-
-VERDICT_ROWS = tuple(name for key in PASS_HAT_K_KEYS for name in (key, hat_k(key)))
 
 
 def value_of(sample_score: SampleScore, key: str) -> float | None:
@@ -68,81 +66,50 @@ def rate(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else math.nan
 
 
-def standard_error(values: Sequence[float]) -> float:
-    """Inspect's `stderr()`: the sample standard deviation over the square root of n."""
-    return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-
-
 @metric(name="verdict_rates")
 def verdict_rates() -> Metric:
-    """The verdicts first (the viewer shows a run's first five figures): `passed`, `passed^k`,
-    `passed_code`, `passed_code^k`, how many samples `needs_review` (the judge left their rubric
-    unsettled: a person must look), then the standard errors of `passed` and `passed^k`. The pass^k
-    rows are there when the epochs were reduced with pass^k (the flow's reducer)."""
+    """The verdicts first (the viewer's header shows a run's first five figures): `passed`,
+    `passed^k`, `passed_code`, then how many samples `needs_review` (the judge left their rubric
+    unsettled: a person must look).
 
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        found = {key: values_of(scores, key) for key in (*VERDICT_ROWS, "needs_review")}
-        rows = {
-            key: rate(found[key]) for key in VERDICT_ROWS if key in PASS_HAT_K_KEYS or found[key]
+    The flow's epochs are reduced by Inspect's mean, so a sample's `passed` is 1 exactly when
+    every scored epoch passed: `passed^k` is the share of those (pass^k with k the epochs run).
+    A reduction that carries its own `passed^k` (`--epochs-reducer pass_hat_k`, or a log scored
+    with the reducer flows used before) is read as it is."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float | int]:
+        passed = values_of(scores, "passed")
+        every_epoch = values_of(scores, hat_k("passed")) or [float(v == 1.0) for v in passed]
+        return {
+            "passed": rate(passed),
+            hat_k("passed"): rate(every_epoch),
+            "passed_code": rate(values_of(scores, "passed_code")),
+            "needs_review": sum(v == 1.0 for v in values_of(scores, "needs_review")),
         }
-        rows["needs_review"] = sum(v == 1.0 for v in found["needs_review"])
-        for key in ("passed", hat_k("passed")):
-            if key in rows:
-                rows[f"{key}_stderr"] = standard_error(found[key])
-        return rows
 
     return compute
 
 
 @metric(name="part_rates")
 def part_rates() -> Metric:
-    """The pass rate of each part and of `judged` (was every dimension settled?)."""
+    """The pass rate of each part."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return {key: rate(values_of(scores, key)) for key in (*PARTS, "judged")}
+        return {key: rate(values_of(scores, key)) for key in PARTS}
 
     return compute
 
 
-def grouped_rates(
-    scores: list[SampleScore], field: str, order: Sequence[str], prefix: str
-) -> dict[str, float]:
-    """`passed` per value of a sample metadata field, in the field's own order."""
-    groups: dict[str, list[float]] = {}
-    for sample_score in scores:
-        passed = value_of(sample_score, "passed")
-        if passed is not None:
-            group = str((sample_score.sample_metadata or {}).get(field))
-            groups.setdefault(group, []).append(passed)
-    ranked = sorted(groups, key=lambda g: order.index(g) if g in order else len(order))
-    # with nothing scored yet, every group, so the rows keep their names (see flow_metrics)
-    return {f"{prefix}_{group}": rate(groups.get(group, [])) for group in ranked or order}
+def judge_row(status: str) -> str:
+    """A verdict status's row: `judge_pass`, `judge_fail`, `judge_unknown`, `judge_failed`,
+    `not_judged`."""
+    return status if status.startswith(("judge_", "not_")) else f"judge_{status}"
 
 
-@metric(name="by_priority")
-def by_priority() -> Metric:
-    """`passed` per priority: rows `pri_critical`, `pri_high`, ..."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return grouped_rates(scores, "priority", PRIORITIES, "pri")
-
-    return compute
-
-
-@metric(name="by_difficulty")
-def by_difficulty() -> Metric:
-    """`passed` per difficulty: rows `dif_easy`, `dif_medium`, `dif_hard`."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return grouped_rates(scores, "difficulty", DIFFICULTIES, "dif")
-
-    return compute
-
-
-@metric(name="verdict_counts")
-def verdict_counts() -> Metric:
-    """Judge verdicts by status over the judged samples, judge calls made, and how many of them
-    the cache answered: rows `n_pass`, `n_fail`, ..., `n_calls`, `n_cached`."""
+@metric(name="judge_verdicts")
+def judge_verdicts() -> Metric:
+    """The judge's verdicts by status over the judged samples (see judge_row). Judge calls and
+    the cache's share of them are in the reports (`commerce-evals summary`, `compare`)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, int]:
         counts: Counter[str] = Counter()
@@ -151,26 +118,20 @@ def verdict_counts() -> Metric:
                 continue  # not a judged case, or judge=off
             for verdict in verdicts_of(sample_score.score.metadata):
                 counts[verdict.status] += 1
-                counts["calls"] += verdict.called
-                counts["cached"] += verdict.cached
-        return {f"n_{key}": counts[key] for key in (*STATUSES, "calls", "cached")}
+        return {judge_row(status): counts[status] for status in STATUSES}
 
     return compute
 
 
 def flow_metrics() -> list[Metric]:
-    """The flow scorer's metrics, in the order their rows print.
+    """The flow scorer's metrics, in the order their rows print: what a person reads at the end
+    of a run. The rates per priority and difficulty, pass^k per part and the judge calls are
+    computed from the scores by the reports.
 
     Each gives its rows even over no scored sample (NaN rates, zero counts): Inspect names a
     metric with no rows after the metric itself, and the headline (`passed`) must be found from
     the first sample on."""
-    return [
-        verdict_rates(),
-        part_rates(),
-        by_priority(),
-        by_difficulty(),
-        verdict_counts(),
-    ]
+    return [verdict_rates(), part_rates(), judge_verdicts()]
 
 
 def verdict_values(value: dict[str, Any]) -> dict[str, Any]:
@@ -217,21 +178,30 @@ def pass_hat_k() -> ScoreReducer:
 
 @score_reducer(name="mean_and_pass_hat_k")
 def mean_and_pass_hat_k() -> ScoreReducer:
-    """The flow's reducer: every key's mean over the epochs (Inspect's `mean`), and the verdicts'
-    pass^k beside them as `passed^k` and `passed_code^k`.
+    """Every key's mean over the epochs (Inspect's `mean`), and the verdicts' pass^k beside them
+    as `passed^k` and `passed_code^k`; the viewer's grade (`verdict`) is reduced as pass^k reads
+    it (grading/verdict.py). The result is frozen (harness.frozen): any copy shares its parts.
 
-    One reducer, not `mean` and `pass_hat_k` side by side: Inspect reduces every sample once per
-    reducer each time it computes metrics, and prints each reducer's view as blocks of its own.
-    The result is frozen (harness.frozen): any copy of it shares its parts."""
+    The flows' reducer until they took Inspect's own mean (whose name the viewer and the progress
+    line leave out): kept registered so that `inspect score` reduces logs that name it, and for
+    `--epochs-reducer`."""
     mean = mean_score()
     hat = hat_k_reduction()
 
     def reduce(scores: list[Score]) -> Score:
         reduced = mean(scores)
         if isinstance(reduced.value, dict):
+            value = dict(reduced.value)
             hats = hat(scores).value
             if isinstance(hats, dict):
-                reduced = reduced.model_copy(update={"value": {**reduced.value, **hats}})
+                value |= hats
+            # Inspect's mean reads a grade as a number; the case's grade stays one
+            verdict = reduce_verdicts(
+                s.value.get(VERDICT_KEY) for s in scores if isinstance(s.value, dict)
+            )
+            if verdict is not None:
+                value[VERDICT_KEY] = verdict
+            reduced = reduced.model_copy(update={"value": value})
         return FrozenScore.of(reduced, share=False)
 
     return reduce

@@ -13,6 +13,7 @@ the score's pass/fail with no keys behind it rather than stopping). Writing is s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from inspect_ai.scorer import Score
@@ -103,11 +104,29 @@ class ConversationRecord(Record):
     never_asked: tuple[str, ...] = ()
 
 
+# Where the full records of a sample's passing grades live: its store, beside the Run, written
+# once by the task's cleanup (harness/run_record.py). The score names them in `passed_keys`.
+PASSED_GRADES_KEY = "ScoreMetadata:passed_grades"
+
+
+def grade_name(grade: GradeRecord) -> str:
+    """A grade by name, as explanations and `passed_keys` write it: `part/key`."""
+    return f"{grade.part}/{grade.key}"
+
+
 class ScoreMetadata(Record):
-    """What a commerce_case score holds besides its values and explanation."""
+    """What a commerce_case score holds besides its values and explanation.
+
+    Inspect keeps every score until a run ends, so the score keeps what the reports read: the
+    failed grades with their reasons (`grades`), the passing ones by name (`passed_keys`, as
+    `part/key`), the judge's record, and the rest below. The passing grades' full records are in
+    the sample's store (PASSED_GRADES_KEY); `of_sample` puts them back, and every report reads a
+    sample's metadata through it. In logs written before the split, `grades` holds every grade
+    and `passed_keys` is empty."""
 
     failed_keys: tuple[str, ...] = ()
     grades: tuple[GradeRecord, ...] = ()
+    passed_keys: tuple[str, ...] = ()
     counterexample: str | None = None
     # the calls part's count beside its pass/fail (turn-ending tools not counted); None in logs
     # written before it was recorded
@@ -123,6 +142,33 @@ class ScoreMetadata(Record):
     @classmethod
     def from_score(cls, score: Score | None) -> ScoreMetadata:
         return cls.from_metadata(score.metadata if score is not None else None)
+
+    @classmethod
+    def of_sample(cls, sample: Any, scorer: str = "commerce_case") -> ScoreMetadata:
+        """A logged sample's score metadata with every grade: the failed ones from the score,
+        the passing ones' records from the store. A passing key the store has no record of (the
+        log was re-scored: `inspect score` keeps the store as the run left it) reads with no
+        reason."""
+        metadata = cls.from_score((sample.scores or {}).get(scorer))
+        return metadata.with_passed(getattr(sample, "store", None) or {})
+
+    def with_passed(self, store: Mapping[str, Any]) -> ScoreMetadata:
+        if not self.passed_keys:
+            return self
+        stored = {}
+        raw = store.get(PASSED_GRADES_KEY)
+        for item in raw if isinstance(raw, list) else []:
+            try:
+                record = GradeRecord.model_validate(item)
+            except ValidationError:
+                continue
+            stored[grade_name(record)] = record
+        passed = tuple(
+            stored.get(name) or GradeRecord(key=key, part=part, passed=True)
+            for name in self.passed_keys
+            for part, _, key in [name.partition("/")]
+        )
+        return self.model_copy(update={"grades": (*self.grades, *passed)})
 
     @classmethod
     def from_metadata(cls, metadata: Any) -> ScoreMetadata:

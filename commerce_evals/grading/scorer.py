@@ -2,7 +2,8 @@
 
 A score's value is a dict of parts, each 1.0 (pass), 0.0 (fail) or NaN (the case asserts nothing
 in that part, or it was not judged): NaN parts are left out of their metrics, never counted as
-passes.
+passes. Its first value, `verdict`, is the same result as the grade Inspect's viewer colours
+(CORRECT, INCORRECT, or NOANSWER for no verdict yet: grading/verdict.py).
 
 The rubric part is 1.0 when the judge passed every dimension, 0.0 when it failed any, and NaN when
 it was not settled: no grader role bound, a verdict of Unknown (a person must look), or a judge
@@ -36,9 +37,15 @@ from commerce_evals.grading.graders import Grade, GradeContext, KeyTables, ToolR
 from commerce_evals.grading.keys import ToolPattern
 from commerce_evals.grading.metrics import PARTS, flow_metrics
 from commerce_evals.grading.reveals import describe_record, reveal_record
-from commerce_evals.grading.score_metadata import ConversationRecord, GradeRecord, ScoreMetadata
+from commerce_evals.grading.score_metadata import (
+    ConversationRecord,
+    GradeRecord,
+    ScoreMetadata,
+    grade_name,
+)
+from commerce_evals.grading.verdict import VERDICT_KEY, verdict_of
 from commerce_evals.harness.frozen import FrozenScore
-from commerce_evals.harness.run_record import recorded_run
+from commerce_evals.harness.run_record import record_passed_grades, recorded_run
 from commerce_evals.harness.sample_case import case_of
 from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import CaseJudgement, JudgeSettings, judge_case
@@ -47,7 +54,8 @@ from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
 NAN = float("nan")
 
 
-# The order the viewer shows a score's values in: the verdict first, then what it is made of.
+# The order the viewer shows a score's values in: the verdict first (the grade it colours, see
+# grading/verdict.py, goes before these), then what it is made of.
 VALUE_ORDER = ("passed", "passed_code", "needs_review", *PARTS, "judged")
 
 
@@ -259,9 +267,14 @@ def commerce_case(
         if judgement:
             failed.extend(judgement.failed_keys())
         customer = reveal_record(case.customer, run) if case.customer else None
+        records = [
+            GradeRecord(key=g.key, part=g.part, passed=g.passed, reason=g.reason) for g in grades
+        ]
+        # the passing grades' records go to the store, beside the Run (score_metadata.py)
+        record_passed_grades(state, [r.model_dump(mode="json") for r in records if r.passed])
         return FrozenScore.of(
             Score(
-                value=values,
+                value={VERDICT_KEY: verdict_of(values), **values},
                 answer=run.graded.reply()[:500],
                 explanation="\n".join(
                     [
@@ -274,10 +287,8 @@ def commerce_case(
                 ),
                 metadata=ScoreMetadata(
                     failed_keys=tuple(failed),
-                    grades=tuple(
-                        GradeRecord(key=g.key, part=g.part, passed=g.passed, reason=g.reason)
-                        for g in grades
-                    ),
+                    grades=tuple(r for r in records if not r.passed),
+                    passed_keys=tuple(grade_name(r) for r in records if r.passed),
                     counterexample=state.metadata.get("counterexample"),
                     calls_made=sum(1 for c in run.all_calls() if c.tool not in roles.turn_ending),
                     alternative=state.metadata.get("alternative"),

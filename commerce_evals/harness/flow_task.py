@@ -32,12 +32,12 @@ from commerce_evals.domains.base import (
     fingerprint,
 )
 from commerce_evals.grading.graders import ToolRoles
-from commerce_evals.grading.metrics import mean_and_pass_hat_k
 from commerce_evals.grading.oracle import oracles
 from commerce_evals.grading.scorer import commerce_case, role_args
 from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.frozen import freeze
+from commerce_evals.harness.run_end import RunEndSummary  # noqa: F401  (registers the hook)
 from commerce_evals.harness.run_record import keep_run
 from commerce_evals.harness.sample_case import case_json, known_bad_keys
 from commerce_evals.harness.shards import Shard
@@ -393,13 +393,13 @@ def flow_task(
             ),
             *(extra(world.roles(agent)) for extra in extra_scorers),
         ],
-        epochs=Epochs(epochs, [mean_and_pass_hat_k()]),
+        # Inspect's own mean over the epochs, named nowhere (a named reducer is printed under
+        # every figure of the viewer's header and in the progress line): the metrics read
+        # pass^k off the means (grading/metrics.py)
+        epochs=Epochs(epochs),
         # the progress line and the log listing show this one figure: the final `passed` rate
         headline_metric=HeadlineMetric(
-            scorer="commerce_case",
-            score="commerce_case",
-            reducer="mean_and_pass_hat_k",
-            metric="passed",
+            scorer="commerce_case", score="commerce_case", metric="passed"
         ),
         # A provider failure is recorded on its sample (and `inspect eval-retry` re-runs it); it
         # is kept apart from agent failures and never ends the whole eval.

@@ -17,6 +17,7 @@ from weakref import WeakKeyDictionary
 from inspect_ai.solver import TaskState
 from inspect_ai.util import Store, StoreModel
 
+from commerce_evals.grading.score_metadata import PASSED_GRADES_KEY
 from commerce_evals.harness.events import Run
 
 
@@ -32,6 +33,17 @@ RUN_KEY = "RunRecord:run"  # where RunRecord keeps its `run` field in the store
 # Keyed by the TaskState object, which Inspect hands to the solver, the scorers and the cleanup
 # alike; weak, so a sample that ends without its cleanup (cancelled) leaves nothing behind.
 _RUNNING: WeakKeyDictionary[TaskState, Run] = WeakKeyDictionary()
+
+
+# The full records of a sample's passing grades, from its scorer to its cleanup, which puts them
+# in the store beside the Run (grading/score_metadata.py: the score names them only).
+_PASSED_GRADES: WeakKeyDictionary[TaskState, list[dict[str, Any]]] = WeakKeyDictionary()
+
+
+def record_passed_grades(state: TaskState, grades: list[dict[str, Any]]) -> None:
+    """Hold the passing grades' records for `keep_run`. Under `inspect score` no cleanup runs and
+    the store keeps what the run's own scoring put there."""
+    _PASSED_GRADES[state] = grades
 
 
 def record_run(state: TaskState, run: Run) -> None:
@@ -59,7 +71,11 @@ def logged_run(store: Store | Mapping[str, Any]) -> Run | None:
 
 
 async def keep_run(state: TaskState) -> None:
-    """The task's cleanup: the Run into the sample's store, which the log keeps."""
+    """The task's cleanup: the Run, and the records of the passing grades, into the sample's
+    store, which the log keeps."""
     run = _RUNNING.pop(state, None)
     if run is not None:
         state.store.set(RUN_KEY, run.as_logged())
+    grades = _PASSED_GRADES.pop(state, None)
+    if grades is not None:
+        state.store.set(PASSED_GRADES_KEY, grades)

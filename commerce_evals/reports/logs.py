@@ -424,7 +424,7 @@ def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
     if score is None:
         return EpochResult(sample.epoch, None, error=error or f"no {scorer} score")
     value = score.value
-    metadata = ScoreMetadata.from_score(score)
+    metadata = ScoreMetadata.of_sample(sample, scorer)
     if not isinstance(value, dict) or _is_nan(value.get("passed", math.nan)):
         return EpochResult(
             sample.epoch,
