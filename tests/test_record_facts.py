@@ -236,3 +236,25 @@ def test_a_cart_write_does_not_excuse_a_flag_said_wrong() -> None:
         )
     )  # fmt: skip
     assert not records_agree(True, GradeContext(run=run))[0]
+
+
+DELIVERED = {"order_id": "R-1101", "placed_on": "2026-08-12", "delivered_on": "2026-08-20"}
+PROMO = {"change_id": "CH-202", "product_id": "P-1133", "new_value": {"ends_on": "2026-12-31"}}
+
+
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [
+        ("R-1101 was delivered on 2026-08-12.", False),
+        ("R-1101 was placed on Aug 12 and delivered on Aug 20.", True),
+        ("R-1101 arrived Aug 20, eight days after you ordered it on Aug 12.", True),
+        ("CH-202 is a promotion on P-1133, running until January 31.", False),
+        ("CH-202 is a promotion on P-1133, running until December 31.", True),
+        ("CH-202 ends on 2026-12-31.", True),
+    ],
+)
+def test_a_date_said_in_a_role_is_the_records_date_of_that_role(text: str, right: bool) -> None:
+    assert (
+        agrees(text, {"order": DELIVERED}, {"change": PROMO}, {"product": {"id": "P-1133"}})
+        is right
+    )

@@ -17,7 +17,9 @@ MAT = {"product_id": "P-1201", "name": "Flowform Comfort Yoga Mat 6mm", "price":
 OLD_MAT = {"product_id": "P-1202", "name": "Flowform Basic Mat", "price": 32.0, "stock": 4}
 ORDER = {"order_id": "R-1150", "placed_on": "2026-08-12", "delivered_on": "2026-08-20",
          "total": 180.0}  # fmt: skip
-POLICY = "Refunds: a delivered item may be returned up to and including the 30th day after delivery."
+POLICY = (
+    "Refunds: a delivered item may be returned up to and including the 30th day after delivery."
+)
 
 
 def _ctx(text: str, user: str = "Tell me about it.", data: list[Any] | None = None) -> GradeContext:

@@ -297,6 +297,40 @@ def _check_date(mention: Mention, lead: str, clause: str, record: Record) -> str
     return None
 
 
+# a cue in the clause says which of a record's dates is meant, by the words of the field's name
+_DATE_ROLES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile(r"\b(?:until|through|thru|ends?|ending|expir\w*|runs? (?:to|till|until))\b", re.I),
+     ("end", "expir", "until")),
+    (re.compile(r"\b(?:delivered|arrived|got there|came)\b", re.I), ("deliver",)),
+    (re.compile(r"\b(?:placed|ordered|bought|purchased)\b", re.I), ("placed", "order", "purchas")),
+)  # fmt: skip
+
+
+def _check_date_role(mention: Mention, clause: str, record: Record, records: Records) -> str | None:
+    """A date said in a role ("running until", "delivered on") must be a date of that role
+    where the record, or a record it is linked to, has one: an order's placed date given as its
+    delivery, a promotion's end given as another day."""
+    if mention.negated or mention.in_range or not isinstance(mention.value, date):
+        return None
+    said = mention.value
+    for cue, words in _DATE_ROLES:
+        if not cue.search(clause):
+            continue
+        for candidate in [record, *records.linked(record)]:
+            role = {
+                path: ds
+                for path, ds in _dates(candidate).items()
+                if any(w in path.casefold() for w in words)
+            }
+            if not role:
+                continue
+            if any(_same_day(said, d) for ds in role.values() for d in ds):
+                return None
+            known = ", ".join(f"{path} {d.isoformat()}" for path, ds in role.items() for d in ds)
+            return f"gives {said:%b %d} as its {cue.search(clause).group(0)} date; the record has {known}"  # type: ignore[union-attr]
+    return None
+
+
 def _check_status(phrase: StatusPhrase, record: Record) -> str | None:
     truth = holds(phrase, record.values)
     if truth is False:
@@ -452,6 +486,18 @@ def problems_in(
                 if why:
                     found.append(Problem(clipped(sentence.strip()), "the cart", why))
                 continue
+            if ref is None and mention.kind == "date":
+                # a date in a role ("running until Jan 31") said of the sentence's record
+                start, end = clause_bounds(sentence, mention.start)
+                tied = [
+                    record
+                    for r in refs
+                    if r.start < mention.start and (record := records.get(r.record_id))
+                ]
+                whys = [_check_date_role(mention, sentence[start:end], r, records) for r in tied]
+                if whys and all(whys):
+                    found.append(Problem(clipped(sentence.strip()), refs[0].text, str(whys[-1])))
+                continue
             if ref is None:
                 continue
             record = records.get(ref.record_id)
@@ -468,7 +514,9 @@ def problems_in(
                     else (_check_money(mention, clause, lead, record, records))
                 )
             elif mention.kind == "date":
-                why = _check_date(mention, lead, clause, record)
+                why = _check_date(mention, lead, clause, record) or _check_date_role(
+                    mention, clause, record, records
+                )
             else:
                 why = None
             if why:
