@@ -14,7 +14,7 @@ import pytest
 from commerce_evals.cases.model import Expected
 from commerce_evals.grading.graders import GradeContext, ToolRoles, grade
 from commerce_evals.grading.record_facts import records_agree
-from commerce_evals.harness.events import ToolResultEvent
+from commerce_evals.harness.events import ToolResultEvent, UiEvent
 from tests.helpers import call, make_run, reply
 
 OVEN = {"id": "P-1105", "name": "Bellweather Cook Enameled Dutch Oven 5.5 qt", "price": 159.0,
@@ -258,3 +258,60 @@ def test_a_date_said_in_a_role_is_the_records_date_of_that_role(text: str, right
         agrees(text, {"order": DELIVERED}, {"change": PROMO}, {"product": {"id": "P-1133"}})
         is right
     )
+
+
+TRAIN = {
+    "id": "P-1115",
+    "name": "Tumbletown Pull-Along Train",
+    "attributes": {"batteries_required": False},
+}
+LIGHT = {
+    "id": "P-1116",
+    "name": "Tumbletown Light-Up Train",
+    "attributes": {"batteries_required": True},
+}
+SHOE_A = {"id": "P-1008", "name": "Loma Ridge Everyday", "attributes": {"sizes": [6, 7, 8, 12]}}
+SHOE_B = {"id": "P-1010", "name": "Paceworth Basic", "attributes": {"sizes": [7, 8, 11]}}
+
+
+def _shown(text: str, *products: dict[str, Any]) -> bool:
+    ids = [p["id"] for p in products]
+    run = make_run(
+        (
+            "q",
+            [
+                ToolResultEvent(call_id="c", tool="search", data={"results": list(products)}),
+                UiEvent(component="suggestions", payload={"product_ids": ids}),
+                reply(text),
+            ],
+        )
+    )
+    return records_agree(True, GradeContext(run=run))[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [
+        ("Two gifts for her, all gift-wrappable and none of them need batteries.", False),
+        ("Two gifts for her; the light-up one needs batteries, the other doesn't.", True),
+        ("These 2 need no batteries at all.", False),
+        ("Both are lovely, and one of them needs batteries.", True),
+    ],
+)
+def test_a_plural_subject_speaks_of_every_record_shown(text: str, right: bool) -> None:
+    assert _shown(text, TRAIN, LIGHT) is right
+
+
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [
+        ("These 2 come in a size 6.", False),
+        ("Both come in sizes 7 to 8.", True),
+        ("The Loma Ridge Everyday comes in a size 6; the Paceworth Basic starts at 7.", True),
+        ("The Loma Ridge Everyday (sizes 6-12) and the Paceworth Basic (sizes 7-11).", True),
+        ("The Paceworth Basic comes in size 12.", False),
+        ("The Paceworth Basic doesn't come in size 12.", True),
+    ],
+)
+def test_a_size_said_of_a_record_is_one_it_comes_in(text: str, right: bool) -> None:
+    assert _shown(text, SHOE_A, SHOE_B) is right

@@ -30,7 +30,14 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from commerce_evals.grading.facts import Mention, clause_bounds, mentions, negated_at, normalise
+from commerce_evals.grading.facts import (
+    NEGATION,
+    Mention,
+    clause_bounds,
+    mentions,
+    negated_at,
+    normalise,
+)
 from commerce_evals.grading.reasons import clipped
 from commerce_evals.grading.records import Record, Records, Reference, run_records
 from commerce_evals.grading.statuses import StatusPhrase, holds, phrases
@@ -417,6 +424,68 @@ def _flag_pattern(word: str) -> str:
     return rf"(?<![\w-])(?:{'|'.join(forms)})"
 
 
+# a plural subject that names no record: "they", "all three", "none of them", "both"
+_PLURAL = re.compile(
+    r"^\W*(?:they|these|those|both|all|each|the \d+|these \d+|all \d+)\b"
+    r"|\b(?:none|all|both|each|neither) of (?:them|these|those)\b|,\s*(?:all|both)\b"
+    r"|\b(?:all|these|those) \d+\b|^\W*\d+ (?:are|come|have|run|fit|use)\b",
+    re.IGNORECASE,
+)
+_SIZE = re.compile(
+    r"\bsizes?\s+(?:from\s+|between\s+)?(?:us\s+|eu\s+|uk\s+)?(\d+(?:\.\d+)?)"
+    r"(?:\s*(?:-|–|to|through|and)\s*(\d+(?:\.\d+)?))?",
+    re.IGNORECASE,
+)
+
+
+def _check_sizes(
+    sentence: str, record: Record, refs: list[Reference] | None = None, ref: Reference | None = None
+) -> str | None:
+    """A size said of a record must be one it comes in: "comes in a size 6", "sizes 6 to 13".
+    With `refs`, only a size the sentence ties to `ref` is read."""
+    sizes = {
+        float(v)
+        for _, value in record.fields("sizes")
+        for v in (value if isinstance(value, tuple) else (value,))
+        if isinstance(v, int | float) and not isinstance(v, bool)
+    }
+    if not sizes:
+        return None
+    for m in _SIZE.finditer(sentence):
+        if refs is not None and _tie(m.start(), sentence, refs, None, value=False) != ref:
+            continue
+        start, end = clause_bounds(sentence, m.start())
+        clause = sentence[start:end]
+        if _HYPOTHETICAL.search(clause) or NEGATION.search(clause):
+            continue
+        said = [float(g) for g in m.groups() if g]
+        missing = [f"{v:g}" for v in said if v not in sizes]
+        if missing:
+            return (
+                f"says size {', '.join(missing)}; it comes in {min(sizes):g} to {max(sizes):g} "
+                f"({', '.join(f'{v:g}' for v in sorted(sizes))})"
+            )
+    return None
+
+
+def _group_facts(sentence: str, record: Record) -> list[str]:
+    """What a sentence about a group says wrongly of one of its records: a yes/no attribute
+    said the other way ("none of them need batteries") or a size it does not come in."""
+    whys: list[str] = []
+    for word, path, value in record.flag_words():
+        for m in re.finditer(_flag_pattern(word), sentence, re.IGNORECASE):
+            start, end = clause_bounds(sentence, m.start())
+            if _HYPOTHETICAL.search(sentence[start:end]):
+                continue
+            said = not NEGATION.search(sentence[start : m.start()])
+            if said not in value:
+                whys.append(f"says they are{'' if said else ' not'} {word}; its {path} is {value}")
+    size = _check_sizes(sentence, record)
+    if size:
+        whys.append(size)
+    return whys
+
+
 def _names_or_verb_before(text: str) -> bool:
     """Whether the word before a count makes it no cart quantity: a capitalised word (the count
     is part of a name, "Studio 40 Wireless") or a past verb ("dropped 1", "added 2")."""
@@ -462,16 +531,39 @@ def _check_quantities(
 
 
 def problems_in(
-    text: str, records: Records, written: frozenset[str] = frozenset()
+    text: str,
+    records: Records,
+    written: frozenset[str] = frozenset(),
+    presented: tuple[str, ...] = (),
 ) -> list[Problem]:
-    """What `text` states about the run's records that the records do not bear out."""
+    """What `text` states about the run's records that the records do not bear out. `presented`:
+    the records the turn showed the person (what "they" and "all three" speak of when the reply
+    names none)."""
     norm = normalise(text)
     found: list[Problem] = []
     previous: Reference | None = None
+    earlier: list[str] = []  # the records the sentence before named
     for sentence in _sentences(norm):
         if not sentence.strip():
             continue
         refs = records.references(sentence)
+        for plural in _PLURAL.finditer(sentence) if not sentence.rstrip().endswith("?") else []:
+            start, end = clause_bounds(sentence, plural.end() - 1)
+            colon = sentence.find(":", plural.end(), end)
+            end = colon if colon >= 0 else end  # "all 3 come in 6 to 13: the A, the B and the C"
+            if any(start <= r.start < end for r in refs):
+                continue  # "both Trailblaze shoes are vegan": the names say which
+            named = [r.record_id for r in refs if r.record_id]
+            group = next((g for g in (named, earlier) if len(set(g)) >= 2), list(presented))
+            for record_id in dict.fromkeys(group):
+                record = records.get(record_id)
+                if record is not None and record_id not in written:
+                    name = next(iter(sorted(record.names)), record.id)
+                    found.extend(
+                        Problem(clipped(sentence.strip()), name, why)
+                        for why in _group_facts(sentence[start:end], record)
+                    )
+        earlier = [r.record_id for r in refs if r.record_id] or earlier
         question = sentence.rstrip().endswith("?")
         for mention in mentions(sentence) if not question else []:
             ref = _tie(mention.start, sentence, refs, previous)
@@ -535,6 +627,12 @@ def problems_in(
                 refs,
             ),
             *_check_quantities(sentence, refs, records),
+            *(
+                (ref, why)
+                for ref in refs
+                if (record := records.get(ref.record_id)) is not None
+                and (why := _check_sizes(sentence, record, refs, ref)) is not None
+            ),
         ]:
             found.append(Problem(clipped(sentence.strip()), ref.text, why))
         for phrase in phrases(sentence):
@@ -581,14 +679,32 @@ def _written_ids(ctx: GradeContext, records: Records) -> frozenset[str]:
     return frozenset(found)
 
 
+def _presented(turn: Any) -> tuple[str, ...]:
+    """The records a turn's components showed the person, in order."""
+    ids: list[str] = []
+    for event in turn.ui():
+        for key in ("product_ids", "product_id", "ids", "id"):
+            value = event.payload.get(key)
+            ids.extend(value if isinstance(value, list) else [value] if value else [])
+        for shown in event.payload.get("products") or []:
+            if isinstance(shown, dict) and shown.get("product_id"):
+                ids.append(shown["product_id"])
+    return tuple(str(i) for i in ids)
+
+
 def records_agree(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
     if not enabled:
         return True, "reply facts not checked against the records"
     records = run_records(ctx.run, ctx.shown)
     written = _written_ids(ctx, records)
     problems: list[str] = []
+    shown_by_turn = [_presented(turn) for turn in ctx.run.turns]
     for where, text in written_texts(ctx.run):
-        problems.extend(f"{where}: {p.line()}" for p in problems_in(text, records, written))
+        index = int(where.split()[1]) - 1
+        presented = shown_by_turn[index] if 0 <= index < len(shown_by_turn) else ()
+        problems.extend(
+            f"{where}: {p.line()}" for p in problems_in(text, records, written, presented)
+        )
     if problems:
         return False, "; ".join(dict.fromkeys(problems))
     return True, "what the replies state about the run's records agrees with them"
