@@ -1559,8 +1559,8 @@ def test_draft_mode_with_no_one_to_answer(tmp_path: Path, failed_log: Path) -> N
 
 DIMENSION_NAMES = ", ".join(["rubric", *sorted(shared_dimensions())])
 NOT_A_TERMINAL = (
-    "error: label asks a person for every verdict, and its input is not a terminal: run it in "
-    "a terminal (labels written by a script or a model would make calibration circular)"
+    "error: label asks a person for each verdict it shows, and its input is not a terminal: run "
+    "it in a terminal (labels written by a script or a model would make calibration circular)"
 )
 
 

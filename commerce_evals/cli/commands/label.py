@@ -269,8 +269,9 @@ def label(
     check_dimension_options(dimension, judge_dimensions())
     if not is_terminal():
         die(
-            "label asks a person for every verdict, and its input is not a terminal: run it in "
-            "a terminal (labels written by a script or a model would make calibration circular)"
+            "label asks a person for each verdict it shows, and its input is not a terminal: run "
+            "it in a terminal (labels written by a script or a model would make calibration "
+            "circular)"
         )
     try:
         existing = read_labels(labels)
