@@ -1,7 +1,9 @@
 """Running a set: one Inspect command for the regression set, a flow's targeted set, or everything.
 
-    inspect eval commerce_evals/case_set -T set=regression --log-dir logs/regression
-    (or, from a checkout: inspect eval commerce_evals/case_set.py@case_set -T set=regression)
+    inspect eval commerce_evals/case_set -T set=regression --model M --model-role grader=J \
+        --log-dir logs/regression
+
+(the registered name works in a clone's root too; see commerce_evals/_registry.py)
 
 `case_set` is an Inspect task source: it yields one task per flow that has cases in the set (each
 the flow's own task, filtered to the set's cases, with the set's epochs), so a set can span
@@ -109,7 +111,7 @@ def case_set_flow(
     # every flow task takes FlowArguments; an argument the set run was not given keeps the
     # flow's default
     given = {"poisoned": poisoned, "max_rounds": max_rounds, "judge": judge}
-    base = function(epochs=run_set.epochs, **{k: v for k, v in given.items() if v is not None})
+    base = function(**{k: v for k, v in given.items() if v is not None})
     samples = [
         sample
         for sample in base.dataset

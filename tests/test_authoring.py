@@ -5,6 +5,7 @@ scripted clusterer, and a case drafted from a failed run."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from itertools import combinations, product
 from pathlib import Path
@@ -155,6 +156,7 @@ def spawn(*args: str) -> pexpect.spawn:
 def test_notes_refuse_to_run_without_a_person(failed_log: Path) -> None:
     result = runner.invoke(app, ["notes", str(failed_log)], input="Ana\n")
     assert result.exit_code == 2 and "terminal" in result.output
+    assert result.output.startswith("error: notes asks a person")
 
 
 def test_notes_in_a_terminal_then_grouped_then_drafted(failed_log: Path, tmp_path: Path) -> None:
@@ -172,7 +174,8 @@ def test_notes_in_a_terminal_then_grouped_then_drafted(failed_log: Path, tmp_pat
     child.sendline("refunded without asking for a yes")
     child.expect("your note")
     child.sendline("q")
-    child.expect("wrote 2 notes")
+    # it says where the notes went
+    child.expect(re.escape(f"wrote 2 notes (1 run with none) to {notes_path(failed_log)}"))
     child.expect(pexpect.EOF)
 
     notes = read_notes(notes_path(failed_log))
@@ -260,3 +263,22 @@ def test_the_calls_part_reports_the_number_of_calls(failed_log: Path) -> None:
         run = sample.store["RunRecord:run"]
         calls = sum(1 for t in run["turns"] for e in t["events"] if e["type"] == "tool_call")
         assert score.metadata["calls_made"] == calls
+
+
+def test_notes_stop_in_one_line_when_input_ends(failed_log: Path, tmp_path: Path) -> None:
+    log = tmp_path / failed_log.name  # a copy: its notes file starts empty
+    log.write_bytes(failed_log.read_bytes())
+    child = spawn("notes", str(log))
+    child.expect("Your name")
+    child.sendline("Ana Ortiz")
+    child.expect("your note")
+    child.sendeof()
+    child.expect(
+        re.escape(
+            f"error: notes: input ended before an answer; every note given so far is kept in "
+            f"{notes_path(log)}; run notes again to go on"
+        )
+    )
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2 and "Aborted" not in (child.before or "")

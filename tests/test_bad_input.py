@@ -51,7 +51,7 @@ ROOT = Path(__file__).parent.parent
 MINI_CASES = DATA / "cases" / "mini.yaml"
 CHECKOUT_ARGS = (
     "dataset, fixtures, instructions, poisoned, counterexamples, alternatives, max_rounds, "
-    "max_calls_per_turn, epochs, judge, shard"
+    "max_calls_per_turn, judge, shard, cases"
 )
 EXAMPLE_TRAFFIC = ROOT / "datasets" / "production" / "example.jsonl"
 GOOD_LINE = EXAMPLE_TRAFFIC.read_bytes().splitlines()[0]
@@ -106,7 +106,38 @@ TASK_ARGUMENTS: list[tuple[str, Callable[[], Any], str]] = [
         f"error: -T max_round: task checkout takes no argument 'max_round'; "
         f"its arguments: {CHECKOUT_ARGS}",
     ),
-    ("below its minimum", lambda: checkout(epochs=0), "error: -T epochs=0: must be at least 1"),
+    (
+        "below its minimum",
+        lambda: checkout(max_rounds=0),
+        "error: -T max_rounds=0: must be at least 1",
+    ),
+    (
+        "a retired name",
+        lambda: checkout(epochs=5),
+        "error: -T epochs=5: use Inspect's --epochs 5 instead (the tasks take no epochs "
+        "argument; --epochs keeps their pass^k reducer)",
+    ),
+    (
+        "a retired name under a set",
+        lambda: case_set(set="checkout", epochs=3),
+        "error: -T epochs=3: use Inspect's --epochs 3 instead (the tasks take no epochs "
+        "argument; --epochs keeps their pass^k reducer)",
+    ),
+    (
+        "a case that is not one",
+        lambda: checkout(cases="checkout-004-quantity-cap-add-ten"),
+        "error: -T cases=checkout-004-quantity-cap-add-ten: checkout-004-quantity-cap-add-ten "
+        "names no case of flow 'checkout'; did you mean checkout-004-quantity-cap-adds-ten, "
+        "checkout-005-quantity-under-cap, checkout-110-quantity-then-order? (a case id, or a "
+        "shell pattern such as checkout-00*; not a sample id with ~)",
+    ),
+    (
+        "a pattern that matches no case",
+        lambda: checkout(cases=["checkout-001-cart-seen-product", "chekout-*"]),
+        "error: -T cases=checkout-001-cart-seen-product,chekout-*: chekout-* names no case of "
+        "flow 'checkout' (a case id, or a shell pattern such as checkout-00*; not a sample id "
+        "with ~)",
+    ),
     (
         "a missing case file",
         lambda: checkout(dataset="no/such.yaml"),
@@ -727,9 +758,9 @@ TYPES = {
     "alternatives": bool,
     "max_rounds": int,
     "max_calls_per_turn": int,
-    "epochs": int,
     "judge": bool,
     "shard": str,
+    "cases": str,
 }
 
 
@@ -747,7 +778,7 @@ def test_any_task_arguments_are_accepted_typed_or_refused_in_one_line(args: dict
     for name, value in accepted.items():
         if TYPES[name] is not object:
             assert value is None or type(value) is TYPES[name], (name, value)
-        if name in {"max_rounds", "max_calls_per_turn", "epochs"}:
+        if name in {"max_rounds", "max_calls_per_turn"}:
             assert value >= 1
         if name == "shard" and value is not None:
             index, count = map(int, value.split("/"))
@@ -1372,3 +1403,278 @@ def test_a_capture_whose_results_do_not_answer_its_calls_is_skipped(
     conversations, problems = load_traffic(path)
     assert len(conversations) == 1
     assert [p.describe() for p in problems] == [f"{path}:1: {message} (line skipped)"]
+
+
+# ---- round 3: what the authoring and labelling commands are given -------------------------------
+
+FLOW_NAMES = "checkout, discovery, memory, merchant, injection, support, dealer"
+
+
+def _dimensions_file(
+    tmp: Path, sizes: list[int], coverage: str = "pairs", flow: str = "support"
+) -> Path:
+    dimensions = {f"d{i}": [f"v{j}" for j in range(n)] for i, n in enumerate(sizes)}
+    spec = {"flow": flow, "priority": "medium", "difficulty": "medium", "coverage": coverage}
+    return write(tmp / "dims.yaml", json.dumps({**spec, "dimensions": dimensions}))
+
+
+DRAFT_DIMENSIONS: list[tuple[str, dict[str, Any], list[str], str]] = [
+    (
+        "an unknown flow",
+        {"sizes": [2, 2], "flow": "chekout"},
+        [],
+        "error: {p}: flow: 'chekout' is not a flow; flows: " + FLOW_NAMES + "; did you mean "
+        "checkout?",
+    ),
+    (
+        "a flow that is near none",
+        {"sizes": [2, 2], "flow": "returns"},
+        [],
+        "error: {p}: flow: 'returns' is not a flow; flows: " + FLOW_NAMES,
+    ),
+    (
+        "coverage: all over a million tuples",
+        {"sizes": [10] * 6, "coverage": "all"},
+        [],
+        "error: {p}: coverage: all makes 1,000,000 drafts here, one drafter call each, over "
+        "--max-drafts 200; use coverage: pairs, fewer values, exclusions, or a higher --max-drafts",
+    ),
+    (
+        "coverage: all over the cap it is given",
+        {"sizes": [3, 3, 3], "coverage": "all"},
+        ["--max-drafts", "20"],
+        "error: {p}: coverage: all makes 27 drafts here, one drafter call each, over "
+        "--max-drafts 20; use coverage: pairs, fewer values, exclusions, or a higher --max-drafts",
+    ),
+    (
+        "pairs that two dimensions alone put over the cap",
+        {"sizes": [20, 20, 3]},
+        [],
+        "error: {p}: coverage: pairs makes at least 400 drafts here (every allowed value of d0 "
+        "beside every one of d1), one drafter call each, over --max-drafts 200; use fewer "
+        "values or exclusions, or a higher --max-drafts",
+    ),
+    (
+        "pairs whose cover is over the cap",
+        {"sizes": [2] * 6},
+        ["--max-drafts", "6"],
+        "error: {p}: coverage: pairs makes 7 drafts here, one drafter call each, over "
+        "--max-drafts 6; use fewer values or exclusions, or a higher --max-drafts",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "spec", "args", "line"), DRAFT_DIMENSIONS, ids=[r[0] for r in DRAFT_DIMENSIONS]
+)
+def test_draft_dimensions_refuses_what_cannot_be_meant(
+    tmp_path: Path, name: str, spec: dict[str, Any], args: list[str], line: str
+) -> None:
+    path = _dimensions_file(tmp_path, **spec)
+    out = tmp_path / "drafts.yaml"
+    result = CliRunner().invoke(app, ["draft", "dimensions", str(path), "--out", str(out), *args])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[0] == line.format(p=path)
+    assert not out.exists()
+
+
+def test_a_million_tuples_are_counted_not_listed() -> None:
+    import time
+
+    from commerce_evals.authoring.coverage import allowed_count
+
+    values = {f"d{i}": [f"v{j}" for j in range(10)] for i in range(6)}
+    started = time.perf_counter()
+    assert allowed_count(values, [{"d0": "v1", "d1": "v2"}, {"d2": "v3"}]) == 10**6 - 10**4 - (
+        10**5 - 10**3
+    )
+    assert time.perf_counter() - started < 1.0
+
+
+@pytest.fixture(scope="module")
+def failed_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every run failed: the mini cases' counterexamples replayed."""
+    log = run_task(
+        checkout(dataset=str(MINI_CASES), fixtures=str(MINI_SHOP), counterexamples=True),
+        log_dir=str(tmp_path_factory.mktemp("failed")),
+    )
+    return Path(log.location)
+
+
+NO_ANSWER = (
+    "error: draft {command}: input ended before a person kept or dropped the suggested "
+    "calls_tool; run it in a terminal, where a person answers y or n for each suggested key "
+    "(nothing was written)"
+)
+
+
+def test_draft_failure_with_no_one_to_answer(tmp_path: Path, failed_log: Path) -> None:
+    out = tmp_path / "x.yaml"
+    sample = "checkout-001-cart-seen~carts-wrong"
+    args = ["draft", "failure", str(failed_log), "--sample", sample, "--out", str(out)]
+    result = CliRunner().invoke(app, args, input="")
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1] == NO_ANSWER.format(command="failure")
+    assert not out.exists()
+    # no standard input at all, as a job without one starts it: the same line, not a traceback
+    command = [sys.executable, "-m", "commerce_evals.cli.app", *args]
+    done = subprocess.run(
+        ["sh", "-c", 'exec 0<&-; exec "$@"', "sh", *command],
+        cwd=tmp_path,
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [NO_ANSWER.format(command="failure")]
+    assert not out.exists()
+
+
+def test_draft_failure_names_the_samples_a_wrong_id_is_close_to(failed_log: Path) -> None:
+    args = ["draft", "failure", str(failed_log), "--sample", "checkout-001-cart-seen"]
+    result = CliRunner().invoke(app, [*args, "--out", "x.yaml"], input="")
+    assert result.exit_code == 2, result.output
+    line = result.output.splitlines()[0]
+    assert line.startswith(
+        f"error: {failed_log}: no scored run of checkout-001-cart-seen (epoch 1); did you mean "
+        "checkout-001-cart-seen~carts-wrong"
+    )
+    assert line.endswith("?")
+
+
+def test_draft_mode_with_no_one_to_answer(tmp_path: Path, failed_log: Path) -> None:
+    from commerce_evals.authoring.grouping import Mode, ModesFile, NoteRef, write_modes
+
+    modes = tmp_path / "modes.yaml"
+    note = NoteRef(log=str(failed_log), sample_id="checkout-001-cart-seen~carts-wrong", note="x")
+    write_modes(modes, ModesFile(grouped_by="Ana", modes=[Mode(name="wrong item", notes=[note])]))
+    out = tmp_path / "x.yaml"
+    args = ["draft", "mode", str(modes), "wrong item", "--out", str(out)]
+    result = CliRunner().invoke(app, args, input="")
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1] == NO_ANSWER.format(command="mode")
+    assert "Aborted" not in result.output and not out.exists()
+
+
+DIMENSION_NAMES = ", ".join(["rubric", *sorted(shared_dimensions())])
+NOT_A_TERMINAL = (
+    "error: label asks a person for each verdict it shows, and its input is not a terminal: run "
+    "it in a terminal (labels written by a script or a model would make calibration circular)"
+)
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        ([], NOT_A_TERMINAL),
+        (
+            ["--dimension", "budget_respectd"],
+            "error: --dimension budget_respectd: no judge dimension (did you mean "
+            f"budget_respected?); dimensions: {DIMENSION_NAMES}",
+        ),
+    ],
+)
+def test_label_refuses_in_one_line(good_log: Path, args: list[str], line: str) -> None:
+    result = CliRunner().invoke(app, ["label", str(good_log), *args], input="Ana\n")
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [line]
+
+
+def test_label_and_notes_with_no_standard_input(tmp_path: Path, good_log: Path) -> None:
+    notes_line = (
+        "error: notes asks a person for every note and grouping, and its input is not a "
+        "terminal: run it in a terminal (notes written by a model find generic problems, not "
+        "this agent's)"
+    )
+    for command, line in (("label", NOT_A_TERMINAL), ("notes", notes_line)):
+        cli = [sys.executable, "-m", "commerce_evals.cli.app", command, str(good_log)]
+        done = subprocess.run(
+            ["sh", "-c", 'exec 0<&-; exec "$@"', "sh", *cli],
+            cwd=tmp_path,
+            env=subprocess_env(),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.splitlines() == [line], command
+
+
+def test_calibrate_refuses_a_dimension_that_is_none(tmp_path: Path, good_log: Path) -> None:
+    labels = write(tmp_path / "l.jsonl", "")
+    result = CliRunner().invoke(
+        app,
+        ["calibrate", str(good_log), "--labels", str(labels), "--dimension", "budget_respectd"],
+    )
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [
+        "error: --dimension budget_respectd: no judge dimension (did you mean budget_respected?);"
+        f" dimensions: {DIMENSION_NAMES}"
+    ]
+
+
+def _label(sample_id: str, dimension: str = "claims_match_state", epoch: int = 1) -> str:
+    return json.dumps(
+        {
+            "sample_id": sample_id,
+            "epoch": epoch,
+            "dimension": dimension,
+            "verdict": "Pass",
+            "labeller": "Ana",
+            "time": "2026-11-29T18:02:11+00:00",
+        }
+    )
+
+
+LABEL_IDS: list[tuple[str, str, str]] = [
+    (
+        "a sample the logs do not hold",
+        _label("checkout-001-cart-sen"),
+        "sample_id: checkout-001-cart-sen is no sample of the logs given (did you mean "
+        "checkout-001-cart-seen, checkout-003-suggest, checkout-002-order-two-turns?); give "
+        "calibrate the logs it was labelled on, or remove the line",
+    ),
+    (
+        "a sample of another flow",
+        _label("support-001-identity-missing"),
+        "sample_id: support-001-identity-missing is no sample of the logs given; give calibrate "
+        "the logs it was labelled on, or remove the line",
+    ),
+    (
+        "an epoch the sample did not run",
+        _label("checkout-001-cart-seen", epoch=3),
+        "epoch: checkout-001-cart-seen ran 1 epoch(s) in the logs given, not epoch 3; give "
+        "calibrate the logs it was labelled on, or remove the line",
+    ),
+    (
+        "a dimension that is none",
+        _label("checkout-001-cart-seen", "claims_match_stat"),
+        "dimension: 'claims_match_stat' is no judge dimension (did you mean claims_match_state?); "
+        f"dimensions: {DIMENSION_NAMES}",
+    ),
+    (
+        "a dimension the judge was not asked about",
+        _label("checkout-001-cart-seen", "budget_respected"),
+        "dimension: the judge was not asked about budget_respected on checkout-001-cart-seen "
+        "(only about claims_match_state, no_invented_facts); fix the dimension or remove the line",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "label", "problem"), LABEL_IDS, ids=[r[0] for r in LABEL_IDS])
+def test_a_label_must_name_what_the_logs_hold(
+    tmp_path: Path, good_log: Path, name: str, label: str, problem: str
+) -> None:
+    good = _label("checkout-002-order-two-turns")
+    labels = write(tmp_path / "l.jsonl", f"{good}\n# a comment line\n{label}\n")
+    result = CliRunner().invoke(app, ["calibrate", str(good_log), "--labels", str(labels)])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [f"error: {labels}:3: {problem}"]
+
+
+def test_labels_that_name_what_the_logs_hold_calibrate(tmp_path: Path, good_log: Path) -> None:
+    labels = write(tmp_path / "l.yaml", f"- {_label('checkout-002-order-two-turns')}\n")
+    result = CliRunner().invoke(app, ["calibrate", str(good_log), "--labels", str(labels)])
+    assert result.exit_code in (0, 1), result.output  # 1: too few labels to calibrate
+    assert "error:" not in result.output

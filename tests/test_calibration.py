@@ -215,7 +215,15 @@ def fake_judged(monkeypatch: pytest.MonkeyPatch, verdicts: list[JudgeVerdict]) -
     items = [
         JudgedItem("log", v.key, 1, "rubric", v.status, v.transcript_sha, "fp") for v in verdicts
     ]
-    monkeypatch.setattr(records, "read_judged", lambda paths: items)  # read when it runs
+    asked = {item.sample_id: {1: {"rubric"}} for item in items}
+    judged = records.JudgedLogs(items, asked)
+    monkeypatch.setattr(records, "read_judged_logs", lambda paths: judged)  # read when it runs
+
+
+def command_verdicts() -> list[JudgeVerdict]:
+    """The hand-computed verdicts as a log holds them: calibrate refuses a label naming nothing
+    of the logs, so k11 (labelled, no Pass or Fail) is a verdict the judge did not settle."""
+    return [*hand_verdicts(), JudgeVerdict("k11", "not_judged", "now")]
 
 
 def test_calibrate_prints_the_hand_computed_numbers(
@@ -223,7 +231,7 @@ def test_calibrate_prints_the_hand_computed_numbers(
 ) -> None:
     labels = tmp_path / "labels.jsonl"
     write_labels(labels, hand_labels())
-    fake_judged(monkeypatch, hand_verdicts())
+    fake_judged(monkeypatch, command_verdicts())
     log = tmp_path / "run.eval"
     log.write_text("")
     result = CliRunner().invoke(
@@ -245,7 +253,7 @@ def test_calibrate_takes_a_folder_of_logs_as_the_other_commands_do(
 ) -> None:
     labels = tmp_path / "labels.jsonl"
     write_labels(labels, hand_labels())
-    fake_judged(monkeypatch, hand_verdicts())
+    fake_judged(monkeypatch, command_verdicts())
     folder = tmp_path / "logs"
     folder.mkdir()
     (folder / "run.eval").write_text("")

@@ -167,3 +167,39 @@ def test_the_shipped_regression_set_asks_more_epochs_than_the_sweep() -> None:
         not checks["epochs"].passed and checks["epochs"].actual == f"{EPOCHS} epoch(s) configured"
     )
     assert checks["critical_all_epochs"].passed and checks["min_pass_hat_k"].passed
+
+
+NO_GRADER_NOTE = (
+    "note: 1 case needs review: no grader role was bound, so the judge was never asked; bind one "
+    "with --model-role grader=<model> (offline: grader=commerce/judge) or run with -T judge=off "
+    "for a code-only run"
+)
+# a critical case with a judged dimension
+JUDGED_CRITICAL = "checkout-028-order-status-updated-date"
+
+
+@pytest.mark.parametrize("grader", [None, "commerce/judge"])
+def test_gate_names_a_grader_that_was_not_bound(tmp_path: Path, grader: str | None) -> None:
+    from commerce_evals.checkout import checkout
+    from tests.helpers import run_task
+
+    run_task(
+        checkout(cases=JUDGED_CRITICAL),
+        model_roles={"grader": grader} if grader else {},
+        log_dir=str(tmp_path / "logs"),
+    )
+    sets = tmp_path / "sets.yaml"
+    sets.write_text(
+        f"sets:\n  one:\n    select: {{flows: [checkout], ids: [{JUDGED_CRITICAL}]}}\n"
+        "    epochs: 1\n    thresholds: {critical_all_epochs: true}\n"
+    )
+    args = ["gate", str(tmp_path / "logs"), "--set", "one", "--sets-file", str(sets)]
+    result = CliRunner().invoke(app, args, terminal_width=200)
+    if grader:  # the same run with the judge bound passes, and says nothing of a grader
+        assert result.exit_code == 0, result.output
+        assert "grader" not in result.output
+        return
+    assert result.exit_code == 1, result.output
+    assert NO_GRADER_NOTE in result.output.splitlines()
+    assert "1 need review (1 with no grader bound)" in result.output
+    assert result.output.splitlines()[-1] == "GATE FAILED: needs_review[critical]"

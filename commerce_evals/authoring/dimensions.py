@@ -1,6 +1,7 @@
 """The dimensions file `commerce-evals draft dimensions` reads (seed 003, step 1).
 
-flow: support                  # the flow the drafted cases belong to (their id prefix)
+flow: support                  # the flow the drafted cases belong to (their id prefix): one of
+                               #   commerce_evals.harness.flow_table.FLOWS
 niche: refund                  # optional: the niche every draft sits in
 priority: medium               # every draft's priority and difficulty until a person edits
 difficulty: medium             #   them; a value may set its own (social-engineer: hard)
@@ -21,12 +22,14 @@ exclude:                       # partial tuples no draft may match
 
 from __future__ import annotations
 
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from commerce_evals.cases.reading import ReadError, read_data
+from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.strict import Strict
 
 Priority = Literal["critical", "high", "medium", "low"]
@@ -50,6 +53,16 @@ class DimensionsFile(Strict):
     about: str = ""
     dimensions: dict[str, list[Value]] = Field(min_length=2, max_length=6)
     exclude: list[dict[str, str]] = Field(default_factory=list)
+
+    @field_validator("flow")
+    @classmethod
+    def _a_flow(cls, value: str) -> str:
+        # a draft of a flow no task runs could never be finished into a case
+        if value not in FLOWS:
+            close = get_close_matches(value, list(FLOWS), n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            raise ValueError(f"{value!r} is not a flow; flows: {', '.join(FLOWS)}{hint}")
+        return value
 
     @field_validator("dimensions", mode="before")
     @classmethod
@@ -103,7 +116,8 @@ def read_dimensions(path: Path) -> DimensionsFile:
     except ValidationError as err:
         raise DimensionsFileError(
             [
-                f"{path}: {'.'.join(str(p) for p in e['loc']) or '(file)'}: {e['msg']}"
+                f"{path}: {'.'.join(str(p) for p in e['loc']) or '(file)'}: "
+                + e["msg"].removeprefix("Value error, ")
                 for e in err.errors(include_url=False)
             ]
         ) from err

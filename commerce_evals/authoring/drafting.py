@@ -1,11 +1,16 @@
 """Inputs drafted from dimensions (seed 003, step 1): tuples that cover the values, then one
-message per tuple from the `drafter` role, each in its own call."""
+message per tuple from the `drafter` role, each in its own call.
+
+The tuples are capped (`--max-drafts`, MAX_DRAFTS by default) and counted before the first call:
+`coverage: all` over six dimensions of ten values is a million drafter calls, which nobody means.
+"""
 
 from __future__ import annotations
 
+from itertools import combinations, product
 from typing import Any
 
-from commerce_evals.authoring.coverage import Coverage, cover
+from commerce_evals.authoring.coverage import Coverage, allowed_count, cover
 from commerce_evals.authoring.dimensions import DimensionsFile
 from commerce_evals.authoring.skeletons import DRAFT, case_id, slug
 
@@ -24,8 +29,58 @@ explain, label or quote it; answer with the message only.
 """
 
 
-def tuples_for(spec: DimensionsFile) -> Coverage:
-    return cover(spec.names(), spec.exclude, spec.coverage)
+# a draft is one drafter call and one skeleton a person finishes: more than this is a mistake
+MAX_DRAFTS = 200
+
+
+class TooManyDrafts(ValueError):
+    """The dimensions file would make more drafts than the cap allows."""
+
+
+def _fewest_pairs_rows(spec: DimensionsFile) -> tuple[int, str, str]:
+    """A lower bound on the rows of any all-pairs cover: each row holds one value pair of two
+    dimensions, so it takes at least as many rows as the allowed pairs of any two."""
+    values = spec.names()
+    best = (0, "", "")
+    for a, b in combinations(values, 2):
+        allowed = sum(
+            1
+            for va, vb in product(values[a], values[b])
+            if allowed_count({**values, a: [va], b: [vb]}, spec.exclude)
+        )
+        best = max(best, (allowed, a, b))
+    return best
+
+
+def tuples_for(spec: DimensionsFile, limit: int = MAX_DRAFTS) -> Coverage:
+    """The tuples to draft; TooManyDrafts, before any tuple is listed when that can be known,
+    when they are more than `limit`."""
+    fix = (
+        "use coverage: pairs, fewer values, exclusions, or a higher --max-drafts"
+        if spec.coverage == "all"
+        else "use fewer values or exclusions, or a higher --max-drafts"
+    )
+    over = f"over --max-drafts {limit}; {fix}"
+    if spec.coverage == "all":
+        count = allowed_count(spec.names(), spec.exclude)
+        if count > limit:
+            raise TooManyDrafts(
+                f"coverage: all makes {count:,} drafts here, one drafter call each, {over}"
+            )
+    else:
+        fewest, a, b = _fewest_pairs_rows(spec)
+        if fewest > limit:
+            raise TooManyDrafts(
+                f"coverage: pairs makes at least {fewest:,} drafts here (every allowed value of "
+                f"{a} beside every one of {b}), one drafter call each, {over}"
+            )
+    coverage = cover(spec.names(), spec.exclude, spec.coverage)
+    if len(coverage.tuples) > limit:
+        raise TooManyDrafts(
+            f"coverage: {spec.coverage} makes {len(coverage.tuples):,} drafts here, one drafter "
+            f"call each, {over}"
+        )
+    return coverage
 
 
 def drafter_prompt(spec: DimensionsFile, row: dict[str, str]) -> str:

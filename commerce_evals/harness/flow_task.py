@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
+from difflib import get_close_matches
+from fnmatch import fnmatchcase
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -258,6 +260,24 @@ def shard_samples(samples: list[Sample], shard: Shard) -> list[Sample]:
     return [s for s in samples if shard.holds(sample_case_id(s))]
 
 
+def selected_cases(cases: list[Case], given: str, flow: str) -> list[Case]:
+    """The cases `-T cases=` names, by id or shell pattern; a pattern that names none of the
+    flow's cases is an error with the ids it is closest to."""
+    patterns = [p.strip() for p in given.split(",") if p.strip()]
+    ids = [case.id for case in cases]
+    for pattern in patterns:
+        if not any(fnmatchcase(case_id, pattern) for case_id in ids):
+            close = get_close_matches(pattern.split("~", 1)[0], ids, n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise CaseFileError(
+                [
+                    f"-T cases={given}: {pattern} names no case of flow {flow!r}{hint} (a case "
+                    "id, or a shell pattern such as checkout-00*; not a sample id with ~)"
+                ]
+            )
+    return [c for c in cases if any(fnmatchcase(c.id, pattern) for pattern in patterns)]
+
+
 JUDGE_SWITCH = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
 
 
@@ -283,9 +303,9 @@ def flow_task(
     alternatives: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     max_calls_per_turn: int = DEFAULT_MAX_CALLS_PER_TURN,
-    epochs: int = 1,
     judge: bool | str = True,
     shard: str | None = None,
+    cases: str | None = None,
     variables: dict[str, Any] | None = None,
     extra_scorers: Sequence[Callable[[ToolRoles], Scorer]] = (),
 ) -> Task:
@@ -308,11 +328,13 @@ def flow_task(
         max_rounds: model calls allowed per turn.
         max_calls_per_turn: tool calls run per turn; the calls past it are not run and the turn
             ends with a `call_cap` turn end that the graders and the explanation see.
-        epochs: runs per case; pass^k over them is reported beside the mean.
         judge: off (False) for a code-only run on purpose: no judge is called, rubric cases are
             graded on their code parts, and the task's metadata and every report say so.
         shard: `i/n`: only the cases of shard i of n (by a hash of the case id; see shards.py),
             so n machines can run one sweep; the metadata records every shard's size.
+        cases: comma-separated case ids or shell patterns (`checkout-004-*`): only those cases,
+            or with `counterexamples` / `alternatives` only their variants (whose sample ids are
+            `<case id>~<name>`); a pattern that names no case is an error.
         variables: values for $placeholders in the instructions, over the World's own.
         extra_scorers: scorers to run beside commerce_case, each built from the agent's roles.
     """
@@ -341,19 +363,21 @@ def flow_task(
     check_cases(sources, world, profile)
     # chains are resolved over every case: a chained case replays its chain in any shard
     chains = resolve_chains(sources)
-    cases = [case for _, case in sources]
+    chosen = [case for _, case in sources]
+    if cases is not None:
+        chosen = selected_cases(chosen, cases, flow)
     agent_fingerprint = {
         "instructions_sha": fingerprint(template),
         "tools_sha": fingerprint([(t.name, t.description, t.parameters) for t in profile.tools]),
     }
-    samples = samples_for(cases, counterexamples, agent_fingerprint, alternatives)
+    samples = samples_for(chosen, counterexamples, agent_fingerprint, alternatives)
     if not samples:
-        raise CaseFileError([no_variants(flow, len(cases), counterexamples, alternatives)])
+        raise CaseFileError([no_variants(flow, len(chosen), counterexamples, alternatives)])
     all_case_ids = [sample_case_id(s) for s in samples]
     part = Shard.parse(shard) if shard else None
     if part is not None:
         samples = shard_samples(samples, part)
-        cases = [case for case in cases if part.holds(case.id)]
+        chosen = [case for case in chosen if part.holds(case.id)]
         if not samples:
             raise CaseFileError(
                 [
@@ -366,7 +390,7 @@ def flow_task(
         dataset=MemoryDataset(
             with_oracles(
                 with_chains(samples, chains),
-                cases,
+                chosen,
                 world,
                 profile,
                 chains,
@@ -393,10 +417,10 @@ def flow_task(
             ),
             *(extra(world.roles(agent)) for extra in extra_scorers),
         ],
-        # Inspect's own mean over the epochs, named nowhere (a named reducer is printed under
-        # every figure of the viewer's header and in the progress line): the metrics read
-        # pass^k off the means (grading/metrics.py)
-        epochs=Epochs(epochs),
+        # one epoch unless Inspect's --epochs says more; Inspect's own mean over them, named
+        # nowhere (a named reducer is printed under every figure of the viewer's header and in
+        # the progress line): the metrics read pass^k off the means (grading/metrics.py)
+        epochs=Epochs(1),
         # the progress line and the log listing show this one figure: the final `passed` rate
         headline_metric=HeadlineMetric(
             scorer="commerce_case", score="commerce_case", metric="passed"

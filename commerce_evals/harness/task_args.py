@@ -6,7 +6,9 @@ decorated with `@checked_arguments` (under `@task`), which
 
 - refuses a name the task does not take, listing the names it does take;
 - checks each value against its declaration: type, allowed values, a minimum, a path that must
-  exist, a form (`shard=i/n`); and converts it (`-T epochs="3"` from a config file is 3).
+  exist, a form (`shard=i/n`); and converts it (`-T max_rounds="3"` from a config file is 3);
+- refuses a name it no longer takes (RETIRED: `-T epochs`, which Inspect's `--epochs` does),
+  saying what to write instead.
 
 A declaration lives in ARGUMENTS, one entry per argument name shared by every task that takes it.
 An argument with no entry is checked by its annotation in the task's signature (bool, int, float,
@@ -79,7 +81,7 @@ ARGUMENTS: dict[str, Argument] = {
     "judge": Argument(bool, "judge rubric cases (off: a code-only run on purpose)"),
     "max_rounds": Argument(int, "model calls allowed per turn", minimum=1),
     "max_calls_per_turn": Argument(int, "tool calls allowed per turn", minimum=1),
-    "epochs": Argument(int, "runs per case", minimum=1),
+    "cases": Argument(object, "comma-separated case ids or shell patterns", form=comma_separated),
     "flow": Argument(str, "a flow", choices=tuple(FLOWS)),
     "set": Argument(str, "a set of the sets file"),
     "sets_file": Argument(str, "a sets file", path="file"),
@@ -94,6 +96,16 @@ DEFAULT_MAX_ROUNDS = 12
 # tool calls allowed per turn: far above any case's reference, low enough that a model emitting
 # thousands of calls ends its turn instead of stalling the run and its scoring
 DEFAULT_MAX_CALLS_PER_TURN = 200
+
+# Names a task once took, with what to write instead: each is refused naming the replacement.
+RETIRED: dict[str, Callable[[Any], str]] = {
+    # Inspect's own --epochs does the same and keeps the tasks' pass^k reducer; two ways to say
+    # one thing let a config set one and the command line the other
+    "epochs": lambda value: (
+        f"use Inspect's --epochs {_shown(value)} instead (the tasks take no epochs argument; "
+        "--epochs keeps their pass^k reducer)"
+    ),
+}
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -209,6 +221,12 @@ def checked_arguments(function: F) -> F:
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         kwargs = {**dict(zip(params, args, strict=False)), **kwargs}
+        retired = sorted(k for k in kwargs if k in RETIRED and k not in params)
+        if retired:
+            value = kwargs[retired[0]]
+            raise TaskArgumentError(
+                f"-T {retired[0]}={_shown(value)}: {RETIRED[retired[0]](value)}"
+            )
         unknown = sorted(k for k in kwargs if k not in params)
         if unknown:
             raise TaskArgumentError(
@@ -241,9 +259,10 @@ class FlowArguments:
     alternatives: bool = False
     max_rounds: int = DEFAULT_MAX_ROUNDS
     max_calls_per_turn: int = DEFAULT_MAX_CALLS_PER_TURN
-    epochs: int = 1
     judge: bool | str = True
     shard: str | None = None
+    # comma-separated case ids or shell patterns: only these cases (and their variants)
+    cases: str | None = None
 
 
 def flow_signature() -> inspect.Signature:

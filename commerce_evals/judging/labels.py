@@ -11,12 +11,19 @@ leaves it out). `transcript_sha` ties the label to the exact run it was given fo
 run has since changed is left out as stale. `judge` (optional, written by `commerce-evals label`)
 names the judge of the log the person labelled from; calibrate reports labels given beside
 another judge than the one it calibrates. Every problem names file, line and field.
+
+A label must name what the logs it is calibrated against hold (`check_label_ids`): a sample of
+those logs, an epoch that sample ran, and a dimension the judge was asked about on it. A label
+that names none of them is a typo or a label of another run; calibrate refuses it, naming the
+line, instead of counting it as "labels with no verdict".
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import UTC, datetime
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any, Literal
 
@@ -120,6 +127,11 @@ def _yaml_entries(path: Path, text: str) -> list[tuple[int, Any]]:
 
 def read_labels(path: Path) -> list[Label]:
     """Every label in the file; all problems raised together, each naming file, line and field."""
+    return [label for _, label in located_labels(path)]
+
+
+def located_labels(path: Path) -> list[tuple[int, Label]]:
+    """Every label in the file with the line it starts on."""
     if not path.exists():
         return []
     try:
@@ -128,16 +140,68 @@ def read_labels(path: Path) -> list[Label]:
         raise LabelFileError(err.problems) from err
     yaml_file = path.suffix.lower() in {".yaml", ".yml"}
     entries = _yaml_entries(path, text) if yaml_file else _jsonl_entries(path, text)
-    labels: list[Label] = []
+    labels: list[tuple[int, Label]] = []
     problems: list[str] = []
     for line, entry in entries:
         try:
-            labels.append(Label.model_validate(entry))
+            labels.append((line, Label.model_validate(entry)))
         except ValidationError as err:
             problems.extend(_problems(path, line, err))
     if problems:
         raise LabelFileError(problems)
     return labels
+
+
+# sample id -> epoch -> the dimensions the judge was asked about on that run
+Asked = Mapping[str, Mapping[int, set[str]]]
+
+
+def _close(name: str, names: list[str]) -> str:
+    found = get_close_matches(name, names, n=3)
+    return f" (did you mean {', '.join(found)}?)" if found else ""
+
+
+def label_id_problem(label: Label, asked: Asked, dimensions: list[str]) -> str | None:
+    """Why a label names nothing the logs hold (field: problem), or None."""
+    fix = "give calibrate the logs it was labelled on, or remove the line"
+    if label.dimension not in dimensions:
+        return (
+            f"dimension: {label.dimension!r} is no judge dimension"
+            f"{_close(label.dimension, dimensions)}; dimensions: {', '.join(dimensions)}"
+        )
+    epochs = asked.get(label.sample_id)
+    if epochs is None:
+        return (
+            f"sample_id: {label.sample_id} is no sample of the logs given"
+            f"{_close(label.sample_id, sorted(asked))}; {fix}"
+        )
+    if label.epoch not in epochs:
+        ran = max(epochs)
+        return (
+            f"epoch: {label.sample_id} ran {ran} epoch(s) in the logs given, not epoch "
+            f"{label.epoch}; {fix}"
+        )
+    judged = sorted(epochs[label.epoch])
+    if label.dimension not in judged:
+        about = ", ".join(judged) if judged else "no dimension"
+        return (
+            f"dimension: the judge was not asked about {label.dimension} on {label.sample_id} "
+            f"(only about {about}); fix the dimension or remove the line"
+        )
+    return None
+
+
+def check_label_ids(
+    path: Path, labels: list[tuple[int, Label]], asked: Asked, dimensions: list[str]
+) -> None:
+    """Every label names a sample, epoch and dimension of the logs; one located line each."""
+    problems = []
+    for line, label in labels:
+        problem = label_id_problem(label, asked, dimensions)
+        if problem:
+            problems.append(f"{path}:{line}: {problem}")
+    if problems:
+        raise LabelFileError(problems)
 
 
 def append_label(path: Path, label: Label) -> None:

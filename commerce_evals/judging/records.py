@@ -83,7 +83,28 @@ def judged_items(log: EvalLog, path: str = "") -> Iterator[JudgedItem]:
 
 def read_judged(paths: Sequence[Path | str]) -> list[JudgedItem]:
     """Every verdict in the logs (files, folders or URLs; a sweep's shards together)."""
-    return [item for path, log in read_sample_logs(paths) for item in judged_items(log, path)]
+    return read_judged_logs(paths).items
+
+
+@dataclass(frozen=True)
+class JudgedLogs:
+    """Every verdict in some logs, and what the judge was asked on each run of them."""
+
+    items: list[JudgedItem]
+    # sample id -> epoch -> dimensions the judge was asked about (empty: none, or no judge record)
+    asked: dict[str, dict[int, set[str]]]
+
+
+def read_judged_logs(paths: Sequence[Path | str]) -> JudgedLogs:
+    items: list[JudgedItem] = []
+    asked: dict[str, dict[int, set[str]]] = {}
+    for path, log in read_sample_logs(paths):
+        for sample in log.samples or []:
+            asked.setdefault(str(sample.id), {}).setdefault(sample.epoch, set())
+        for item in judged_items(log, path):
+            items.append(item)
+            asked[item.sample_id][item.epoch].add(item.dimension)
+    return JudgedLogs(items, asked)
 
 
 def sample_run(sample: EvalSample) -> Run | None:

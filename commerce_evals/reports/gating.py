@@ -7,7 +7,8 @@ passed: a gate is a promise that the cases passed, and an epoch without a verdic
 Cases that need review are also held to the set's allowance (`max_needs_review`, 0 for critical
 cases unless the set says otherwise) and listed by id. A cancelled or partial log misses
 `complete_run`; verdicts of two judges in one run miss `one_judge` (they are never pooled into
-one rate); a code-only run (`-T judge=off`) is named in the notes.
+one rate); a code-only run (`-T judge=off`) is named in the notes, and so are cases that need
+review only because no grader role was bound (the judge was never asked), with the fix.
 """
 
 from __future__ import annotations
@@ -159,6 +160,9 @@ def gate(set_name: str, run_set: RunSet, run: RunResults) -> GateReport:
             )
         )
     checks.extend(needs_review_checks(t.max_needs_review, gated))
+    unjudged = no_grader_note(gated)
+    if unjudged:
+        notes.append(unjudged)
     if t.min_pass_hat_k is not None:
         missed = [c for c in gated if not every_epoch_passed(c)]
         share = _share(len(gated) - len(missed), len(gated))
@@ -213,6 +217,33 @@ def judge_checks(run: RunResults) -> list[Check]:
     ]
 
 
+# the reason the judge records on a dimension it could not ask about: no `grader` role was bound
+NO_GRADER = "no_grader_role"
+
+
+def no_grader(case: CaseResult) -> bool:
+    """The case needs review because no grader was bound: a dimension of an epoch needing
+    review was never judged for that reason."""
+    return any(
+        verdict.status == "not_judged" and verdict.reason.startswith(NO_GRADER)
+        for epoch in case.epochs
+        if epoch.needs_review
+        for verdict in epoch.verdicts
+    )
+
+
+def no_grader_note(cases: list[CaseResult]) -> str | None:
+    unjudged = [c for c in cases if c.reviews and no_grader(c)]
+    if not unjudged:
+        return None
+    count = "1 case needs" if len(unjudged) == 1 else f"{len(unjudged)} cases need"
+    return (
+        f"{count} review: no grader role was bound, so the judge was never asked; bind one "
+        "with --model-role grader=<model> (offline: grader=commerce/judge) or run with "
+        "-T judge=off for a code-only run"
+    )
+
+
 def needs_review_checks(allowance: Mapping[Priority, int], cases: list[CaseResult]) -> list[Check]:
     """Cases needing a person, per priority, against the set's allowance; listed by id."""
     checks = []
@@ -225,12 +256,17 @@ def needs_review_checks(allowance: Mapping[Priority, int], cases: list[CaseResul
             Check(
                 f"needs_review[{priority}]",
                 f"<= {allowed} case(s) need review" if allowed is not None else "not limited",
-                f"{len(mine)} need review",
+                f"{len(mine)} need review" + _no_grader_count(mine),
                 allowed is None or len(mine) <= allowed,
                 [case_line(c) for c in mine],
             )
         )
     return checks
+
+
+def _no_grader_count(cases: list[CaseResult]) -> str:
+    unjudged = sum(no_grader(c) for c in cases)
+    return f" ({unjudged} with no grader bound)" if unjudged else ""
 
 
 def _rate_check(name: str, minimum: float, cases: list[CaseResult]) -> Check:

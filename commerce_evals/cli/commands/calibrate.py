@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from commerce_evals.cli.commands._dimensions import check_dimension_options, judge_dimensions
 from commerce_evals.cli.commands._output import die
 from commerce_evals.reports.report import Cell, Column, Report, Table, table
 from commerce_evals.reports.terminal import print_report
@@ -148,19 +149,27 @@ def calibrate(
         JudgeVerdict,
         calibrate_dimension,
     )
-    from commerce_evals.judging.labels import LabelFileError, read_labels
+    from commerce_evals.judging.labels import LabelFileError, check_label_ids, located_labels
     from commerce_evals.reports.logs import LogReadError, log_files
 
     console = Console()
+    known = judge_dimensions()
+    check_dimension_options(dimension, known)
     try:
-        all_labels = read_labels(labels)
+        located = located_labels(labels)
     except LabelFileError as err:
         die("\n".join(err.problems))  # `error:` and exit 2, as every command's input error
     try:
         # files, folders or URLs, as diff, gate and compare accept; a folder with no log is an error
-        items = records.read_judged(log_files(logs))
+        judged = records.read_judged_logs(log_files(logs))
     except LogReadError as err:
         die(str(err))
+    try:
+        check_label_ids(labels, located, judged.asked, known)
+    except LabelFileError as err:
+        die("\n".join(err.problems))
+    items = judged.items
+    all_labels = [label for _, label in located]
     by_dimension_labels: dict[str, list[HumanLabel]] = defaultdict(list)
     for index, label in enumerate(all_labels):
         by_dimension_labels[label.dimension].append(
@@ -196,10 +205,7 @@ def calibrate(
     if dimension:
         names = [n for n in names if n in dimension]
     if not names:
-        console.print(
-            "[red]nothing to calibrate: no labels and no verdicts for those dimensions[/red]"
-        )
-        raise typer.Exit(2)
+        die("nothing to calibrate: no labels and no verdicts for those dimensions")
     reports = []
     for name in names:
         if name in refusals:

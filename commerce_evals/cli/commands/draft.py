@@ -1,19 +1,22 @@
 """`commerce-evals draft`: case skeletons a person finishes (seed 003, steps 1 and 5).
 
-    draft dimensions FILE --out drafts/support.yaml --model-role drafter=MODEL
-        tuples covering every pair of values, one drafted message per tuple
+    draft dimensions FILE --out drafts/support.yaml --model-role drafter=MODEL [--max-drafts N]
+        tuples covering every pair of values, one drafted message per tuple (at most N, 200
+        unless told: a file that would make more is refused before any drafter call)
     draft failure LOG --sample ID --out drafts/x.yaml
         a skeleton from one failed run; each suggested expected key is confirmed by a person
     draft mode MODES.yaml NAME --out drafts/x.yaml
         a skeleton from every run of one failure mode (see `commerce-evals notes --group`)
 
 Exit 0 on a written draft file, 2 when it could not (a bad input file, an unbound role, an
-existing output file).
+existing output file, more drafts than --max-drafts, input that ended before a person confirmed
+each suggested key). Each problem is one `error:` line on stderr.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from difflib import get_close_matches
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -21,6 +24,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.prompt import Confirm
+
+from commerce_evals.cli.commands._output import EXIT_ERROR, answer
 
 if TYPE_CHECKING:  # the authoring modules (and Inspect under them) load when a command runs
     from commerce_evals.authoring.from_failure import Suggestion
@@ -39,9 +44,10 @@ DatasetsOption = Annotated[
 
 
 def _fail(console: Console, lines: list[str]) -> None:
+    errors = Console(stderr=True, highlight=False, soft_wrap=True)
     for line in lines:
-        console.print(f"[red]{escape(line)}[/red]", highlight=False, soft_wrap=True)
-    raise typer.Exit(2)
+        errors.print(f"error: {line}", markup=False)
+    raise typer.Exit(EXIT_ERROR)
 
 
 def _write(console: Console, out: Path, drafts: list[dict], header: str) -> None:
@@ -67,10 +73,23 @@ def dimensions(
         str, typer.Option("--model-role", help="drafter=<model> (commerce/drafter offline).")
     ] = "drafter=commerce/drafter",
     datasets: DatasetsOption = None,
+    max_drafts: Annotated[
+        int,
+        typer.Option(
+            "--max-drafts",
+            min=1,
+            help="Refuse a file that would make more drafts (drafter calls) than this.",
+        ),
+    ] = 200,
 ) -> None:
     """Tuples over the dimensions (all pairs by default), one drafted message each."""
     from commerce_evals.authoring.dimensions import DimensionsFileError, read_dimensions
-    from commerce_evals.authoring.drafting import drafter_prompt, skeleton, tuples_for
+    from commerce_evals.authoring.drafting import (
+        TooManyDrafts,
+        drafter_prompt,
+        skeleton,
+        tuples_for,
+    )
     from commerce_evals.authoring.roles import DRAFTER, RoleError, ask_each, bind, parse_role
     from commerce_evals.authoring.skeletons import ids_in, next_number
     from commerce_evals.domains.base import DATASETS
@@ -78,12 +97,14 @@ def dimensions(
     console = Console(highlight=False, soft_wrap=True)
     try:
         spec = read_dimensions(file)
+        coverage = tuples_for(spec, max_drafts)
         model = bind(DRAFTER, parse_role(model_role, DRAFTER))
     except DimensionsFileError as err:
         _fail(console, err.problems)
+    except TooManyDrafts as err:
+        _fail(console, [f"{file}: {err}"])
     except RoleError as err:
         _fail(console, [str(err)])
-    coverage = tuples_for(spec)
     console.print(
         f"{len(coverage.tuples)} tuples cover {coverage.pairs_covered} of {coverage.pairs_required}"
         f" value pairs ({coverage.strength})"
@@ -108,11 +129,17 @@ def dimensions(
     )
 
 
-def _ask_confirm(console: Console) -> Callable[[Suggestion], bool]:
+def _ask_confirm(console: Console, command: str) -> Callable[[Suggestion], bool]:
     def confirm(suggestion: Suggestion) -> bool:
         console.print(f"suggested [bold]{suggestion.key}[/bold]: {escape(str(suggestion.value))}")
         console.print(f"  because {escape(suggestion.why)}")
-        return Confirm.ask("keep it?", console=console, default=False)
+        return answer(
+            lambda: Confirm.ask("keep it?", console=console, default=False),
+            f"draft {command}",
+            f"a person kept or dropped the suggested {suggestion.key}",
+            "run it in a terminal, where a person answers y or n for each suggested key "
+            "(nothing was written)",
+        )
 
     return confirm
 
@@ -144,12 +171,15 @@ def failure(
     from commerce_evals.domains.base import DATASETS
 
     console = Console(highlight=False, soft_wrap=True)
-    item = next((i for i in run_items(log) if i.sample_id == sample and i.epoch == epoch), None)
+    runs = run_items(log)
+    item = next((i for i in runs if i.sample_id == sample and i.epoch == epoch), None)
     if item is None:
-        _fail(console, [f"{log}: no scored run of {sample} (epoch {epoch})"])
+        close = get_close_matches(sample, sorted({i.sample_id for i in runs}), n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        _fail(console, [f"{log}: no scored run of {sample} (epoch {epoch}){hint}"])
     assert item is not None
     number = next_number(item.case.flow, ids_in(datasets or [DATASETS]))
-    draft = draft_from_run(item, number, _ask_confirm(console), _notes_for(item))
+    draft = draft_from_run(item, number, _ask_confirm(console, "failure"), _notes_for(item))
     _write(console, out, [draft], f"Drafted from the failed run {sample} of {log}.")
 
 
@@ -186,7 +216,7 @@ def mode(
             _fail(console, [f"{ref.log}: no scored run of {ref.sample_id} (epoch {ref.epoch})"])
         assert item is not None
         number = next_number(item.case.flow, taken)
-        draft = draft_from_run(item, number, _ask_confirm(console), ref.note, name)
+        draft = draft_from_run(item, number, _ask_confirm(console, "mode"), ref.note, name)
         taken.add(draft["id"])
         drafts.append(draft)
     _write(console, out, drafts, f"Drafted from failure mode {name!r} of {modes_file}.")

@@ -11,7 +11,6 @@ person accepts or edits.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -21,7 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.prompt import Prompt
 
-from commerce_evals.cli.commands._output import die, plural
+from commerce_evals.cli.commands._output import answer, die, is_terminal, plural
 
 if TYPE_CHECKING:  # the authoring modules (and Inspect under them) load when the command runs
     from commerce_evals.authoring.notes import Note, RunItem
@@ -131,9 +130,7 @@ def _propose(notes: list[Note], spec: str, console: Console) -> tuple[list[str],
 
 
 def _stop(console: Console, lines: list[str]) -> None:
-    for line in lines:
-        console.print(f"[red]{escape(line)}[/red]", highlight=False, soft_wrap=True)
-    raise typer.Exit(2)
+    die("\n".join(lines))  # `error:` and exit 2, as every command's input error
 
 
 def notes(
@@ -171,20 +168,31 @@ def notes(
         files = [Path(location) for location in log_files(logs)]
     except LogReadError as err:
         die(str(err))
-    if not sys.stdin.isatty():
-        _stop(
-            console,
-            [
-                "notes asks a person for every note and grouping: run it in a terminal. Notes "
-                "written by a model find generic problems, not this agent's."
-            ],
+    if not is_terminal():
+        die(
+            "notes asks a person for every note and grouping, and its input is not a terminal: "
+            "run it in a terminal (notes written by a model find generic problems, not this "
+            "agent's)"
         )
+    written = ", ".join(str(notes_path(log)) for log in files)
     author = ""
     while not author:
-        author = " ".join(Prompt.ask("Your name (recorded on every note)", console=console).split())
+        author = " ".join(
+            answer(
+                lambda: Prompt.ask("Your name (recorded on every note)", console=console),
+                "notes",
+                "a name was given",
+                "run it in a terminal (nothing was written)",
+            ).split()
+        )
 
     def ask(text: str) -> str:
-        return Prompt.ask(text, console=console, default="", show_default=False)
+        return answer(
+            lambda: Prompt.ask(text, console=console, default="", show_default=False),
+            "notes",
+            "an answer",
+            f"every note given so far is kept in {written}; run notes again to go on",
+        )
 
     if group_notes:
         _group(files, out, model_role, author, ask, console)
@@ -198,8 +206,10 @@ def notes(
         console.print("no run left to read in these logs for you")
         return
     counts = note_loop(items, author, ask, console)
+    noted = sorted({str(notes_path(Path(item.log))) for item in items})
     console.print(
         f"wrote {plural(counts['noted'], 'note')} ({plural(counts['skipped'], 'run')} with none)"
+        f" to {', '.join(noted)}"
     )
 
 
