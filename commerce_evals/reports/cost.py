@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from statistics import mean
 
+from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, read_eval_log
@@ -126,25 +127,28 @@ def flow_cost(flow: str, log: EvalLog) -> FlowCost:
     )
 
 
+def scripted_run(task: Task, log_dir: str, judged: bool = True) -> EvalLog:
+    """A task run once under the scripted agent (and judge), its log read back whole."""
+    [log] = inspect_eval(
+        task,
+        model=AGENT_MODEL,
+        model_roles={"grader": JUDGE_MODEL} if judged else None,
+        log_dir=log_dir,
+        display="none",
+    )
+    if log.status != "success":
+        raise RuntimeError(f"{log.eval.task}: the scripted run ended {log.status}: {log.error}")
+    # long texts (the instructions) are kept as attachments in the log: read them back
+    return read_eval_log(log.location, resolve_attachments=True)
+
+
 def measure(flows: list[str], instructions: str | None = None) -> list[FlowCost]:
     """Run each flow once under the scripted models and read its costs from the log."""
     unknown = [f for f in flows if f not in FLOWS]
     if unknown:
         raise ValueError(f"unknown flows {unknown}; known: {sorted(FLOWS)}")
-    costs: list[FlowCost] = []
     with tempfile.TemporaryDirectory(prefix="commerce-cost-") as log_dir:
-        for flow in flows:
-            task = flow_task(flow, instructions=instructions)
-            [log] = inspect_eval(
-                task,
-                model=AGENT_MODEL,
-                model_roles={"grader": JUDGE_MODEL},
-                log_dir=log_dir,
-                display="none",
-            )
-            if log.status != "success":
-                raise RuntimeError(f"{flow}: the scripted run ended {log.status}: {log.error}")
-            # long texts (the instructions) are kept as attachments in the log: read them back
-            full = read_eval_log(log.location, resolve_attachments=True)
-            costs.append(flow_cost(flow, full))
-    return costs
+        return [
+            flow_cost(flow, scripted_run(flow_task(flow, instructions=instructions), log_dir))
+            for flow in flows
+        ]
