@@ -18,7 +18,7 @@ from inspect_ai.log import read_eval_log
 
 from commerce_evals.docgen.blocks import Block
 from commerce_evals.docgen.claims import CLAIMS, Claim, Sources
-from commerce_evals.docgen.data import DataFacts, words
+from commerce_evals.docgen.data import NUMBER_WORDS, DataFacts, words
 from commerce_evals.docgen.docs import regenerate
 from commerce_evals.docgen.generate import NEEDS, outcome
 from commerce_evals.docgen.runs import RunFacts
@@ -228,3 +228,58 @@ def test_the_amounts_and_codes_of_the_dealer_case_tables_are_their_cases() -> No
             assert amount.replace(",", "") in text, f"dealer-{number}: ${amount} is not in the case"
         for code in re.findall(r"\bDEC-\w+", rest):
             assert code in text, f"dealer-{number}: {code} is not in the case"
+
+
+# ---- a count the docs state without a claim ------------------------------------------------------
+
+COUNTED = (
+    "cases?|counterexamples|critical|customers|orders|products|cars|contacts|tasks|samples|files"
+    "|flows|offers|keys|dimensions|rules"
+)
+# a number before a noun the data counts: `76 critical cases`, `nine tasks`, `twelve customers`
+A_COUNT = re.compile(
+    rf"\b(\d[\d,]*|{'|'.join(NUMBER_WORDS[2:])})\s+(?:more\s+|critical\s+)?(?:{COUNTED})(?![-\w])",
+    re.IGNORECASE,
+)
+# counts of runs or messages the docs make up to show a format, not counts of the data
+ILLUSTRATIONS = [
+    "`needs_review 3.000` is three cases",
+    "the cheaper of two products",
+    "8 of 22 samples",
+    "`[18 of 47\n  cases]`",
+    "none of the 3 case(s)",
+    "differs for 2 case dimension(s)",
+    "says 0 offers withdrawn",
+    "three contacts at one company",
+    "withdraws 2 offers",
+    "over those two\n  keys",  # passed and passed_code, the reducer's
+    "Write 3 or 4 dimensions",  # advice
+]
+
+
+def _covered(text: str, doc: str) -> list[tuple[int, int]]:
+    """Where a claim, a generated block, a code block or an illustration stands."""
+    spans = [m.span() for c in CLAIMS if c.doc == doc for m in c.regex.finditer(text)]
+    blocks = (
+        r"<!-- generated:(\S+) .*?<!-- generated:\1 end -->|<!-- keys:start.*?<!-- keys:end -->"
+    )
+    spans += [m.span() for m in re.finditer(blocks, text, re.DOTALL)]
+    spans += [m.span() for m in re.finditer(r"^```.*?^```", text, re.DOTALL | re.MULTILINE)]
+    for phrase in ILLUSTRATIONS:
+        spans += [m.span() for m in re.finditer(re.escape(phrase), text)]
+    return spans
+
+
+def test_every_count_of_the_data_the_docs_state_has_a_claim() -> None:
+    """A new sentence such as "There are 12 cases" must come with its claim in
+    commerce_evals/docgen/claims.py (or, when it counts no data, join ILLUSTRATIONS here)."""
+    unclaimed = []
+    for doc in DOCS:
+        name = str(doc.relative_to(ROOT))
+        text = doc.read_text(encoding="utf-8")
+        spans = _covered(text, name)
+        for found in A_COUNT.finditer(text):
+            if not any(start <= found.start() < end for start, end in spans):
+                line = text.count("\n", 0, found.start()) + 1
+                unclaimed.append(f"{name}:{line}: {found.group(0)!r}")
+    assert not unclaimed, "counts with no claim:\n" + "\n".join(unclaimed)

@@ -14,11 +14,14 @@ from __future__ import annotations
 import ast
 import math
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
+
+import yaml
 
 from commerce_evals.cases.customer import DEFAULT_MAX_TURNS
 from commerce_evals.cases.reading import ALIAS_BUDGET, MAX_DEPTH
@@ -130,6 +133,24 @@ def _grounded(s: Sources) -> Values:
     return (words(sum("grounded_in_policy" in c.expected.dimensions for c in cases)),)
 
 
+def _verbatim_seed_tasks(s: Sources) -> Values:
+    verbatim = [c for p, c in s.data.cases("support").sources if p.name == "seed_003_verbatim.yaml"]
+    return (words(len(verbatim)),)
+
+
+def _support_tag_families(s: Sources) -> Values:
+    """The tag families every support case of the case shape carries exactly once."""
+    tagged = [c for c in s.data.cases("support").cases if any(":" in t for t in c.tags)]
+    counts = [Counter(t.split(":", 1)[0] for t in c.tags if ":" in t) for c in tagged]
+    families = [f for f in counts[0] if all(count.get(f) == 1 for count in counts)]
+    return (words(len(families)), *families)
+
+
+def _drafting_dimensions(s: Sources) -> Values:
+    path = s.root / "authoring" / "support_dimensions.yaml"
+    return (words(len(yaml.safe_load(path.read_text(encoding="utf-8"))["dimensions"])),)
+
+
 def _dealer_split(s: Sources) -> Values:
     cases = s.data.cases("dealer").cases
     seed = sum("seed" in c.tags for c in cases)
@@ -208,6 +229,18 @@ CASE_CLAIMS = [
         r"with the next free number:\s+```yaml\s+- id: support-(\d+)-",
         _next_support_number,
     ),
+    Claim(
+        "docs/support.md",
+        r"^Each case has one tag for each of the (\w+) dimensions \(`(\w+):`, `(\w+):`, `(\w+):`,"
+        r"\s+`(\w+):`\)",
+        _support_tag_families,
+        unordered=True,
+    ),
+    Claim(
+        "docs/authoring.md",
+        r"`authoring/support_dimensions\.yaml` is seed 003's (\w+)\s+for the support agent",
+        _drafting_dimensions,
+    ),
     Claim("docs/support.md", r"^(\w+) cases name `dimensions: \[grounded_in_policy\]`", _grounded),
     Claim(
         "docs/support.md",
@@ -240,6 +273,13 @@ CASE_CLAIMS = [
         r"`datasets/production/example\.jsonl` has (\d+) over",
         lambda s: (str(len(s.data.traffic)),),
     ),
+    Claim("README.md", r"the seed's (\w+) tasks, exactly as printed", _verbatim_seed_tasks),
+    Claim(
+        "docs/support.md",
+        r"`seed_003_verbatim\.yaml` holds the\s+seed's (\w+) tasks exactly as it prints them",
+        _verbatim_seed_tasks,
+    ),
+    Claim("docs/dealer.md", r"^Seed 001's (\w+) tasks\. Each", lambda s: (_dealer_split(s)[0],)),
     Claim("README.md", r"The (\w+) seed tasks\s+run\s+in order", lambda s: (_dealer_split(s)[0],)),
     Claim(
         "docs/judges.md",
@@ -382,6 +422,11 @@ def _policy_figures(s: Sources) -> Values:
 
 
 FIXTURE_CLAIMS = [
+    Claim(
+        "docs/dealer.md",
+        r"`-T fixtures=<folder>` with the same (\w+) files",
+        lambda s: (words(s.data.fixture_files("dealer")),),
+    ),
     Claim(
         "docs/dealer.md",
         r"the fixed today \((\w+) ([\d-]+), ([\w/]+)\), the test key `(\w+)` \(shown to the agent"

@@ -100,6 +100,11 @@ class DataFacts:
         days = sorted(date.fromisoformat(c["captured_at"][:10]) for c in self.traffic)
         return (days[-1] - days[0]).days + 1
 
+    def fixture_files(self, domain: str) -> int:
+        """The data files of a domain's fixtures folder (JSON or YAML)."""
+        folder = data_dir("fixtures") / domain
+        return sum(1 for p in folder.iterdir() if p.suffix in {".json", ".yaml", ".yml"})
+
     def snapshot_bytes(self, domain: str) -> int:
         """A fresh session's whole snapshot as JSON: what a sample would log twice if the Run
         kept every table."""
