@@ -164,5 +164,5 @@ class AnthropicStub(StubServer):
             "content": content or [{"type": "text", "text": ""}],
             "stop_reason": "tool_use" if step.tool_calls else "end_turn",
             "stop_sequence": None,
-            "usage": {"input_tokens": 10, "output_tokens": 5},
+            "usage": self.usage or {"input_tokens": 10, "output_tokens": 5},
         }

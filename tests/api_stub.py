@@ -108,8 +108,11 @@ def assert_scored_as_under_reference(
 class StubServer:
     """A threaded server on 127.0.0.1 that hands each POST to `respond(path, body, case_id)`."""
 
-    def __init__(self, cases: list[StubCase]):
+    def __init__(self, cases: list[StubCase], usage: dict[str, Any] | None = None):
         self.cases = cases
+        # the usage every answer reports, in the provider's wire format (None: a small default);
+        # a prompt cache's reads and writes go here
+        self.usage = usage
         self.log = StubLog()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)

@@ -126,5 +126,6 @@ class OpenAIStub(StubServer):
                     "finish_reason": "tool_calls" if calls else "stop",
                 }
             ],
-            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+            "usage": self.usage
+            or {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
         }

@@ -16,6 +16,7 @@ from commerce_evals.reports.comparison import Comparison, build_comparison
 from commerce_evals.reports.frames import token_usage
 from commerce_evals.reports.logs import load_runs, log_files
 from commerce_evals.reports.prices import PriceTable, load_prices
+from commerce_evals.reports.tokens import TokenCount
 from tests.run_pattern_logs import A_FAIL, A_FLAKY, B_FAIL, EPOCHS, MODELS, SUBSET, sweep_dir
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -114,15 +115,36 @@ def test_a_grader_on_the_agents_own_model_is_still_counted_apart() -> None:
     assert (row["judge_input"], row["judge_output"]) == (400_000, 50_000)
     assert row["agent_cost"] == pytest.approx(0.6 * 3 + 0.15 * 15)
     assert row["judge_cost"] == pytest.approx(0.4 * 3 + 0.05 * 15)
+    # a prompt cache's parts are the agent's less the role's too, each at its own price
+    evals.at[0, "model_usage"] = {
+        "anthropic/claude-sonnet-4-6": {
+            "input_tokens": 100_000,
+            "input_tokens_cache_read": 900_000,
+            "output_tokens": 200_000,
+        }
+    }
+    evals.at[0, "role_usage"] = {
+        "grader": {"input_tokens": 100_000, "input_tokens_cache_read": 300_000, "output_tokens": 0}
+    }
+    cached = PriceTable.model_validate(
+        {"models": {"anthropic/claude-sonnet-4-6": {"input": 3, "output": 15, "cache_read": 0.3}}}
+    )
+    row = token_usage(evals, cached).iloc[0]
+    assert (row["agent_input"], row["agent_cache_read"]) == (600_000, 600_000)
+    assert (row["judge_input"], row["judge_cache_read"]) == (400_000, 300_000)
+    assert row["agent_cost"] == pytest.approx(0.6 * 0.3 + 0.2 * 15)
+    assert row["judge_cost"] == pytest.approx(0.1 * 3 + 0.3 * 0.3)
     unpriced = token_usage(evals, PriceTable()).iloc[0]
     assert unpriced["agent_cost"] is None and unpriced["total_cost"] is None
 
 
 def test_price_table_patterns_and_unknown_models(tmp_path: Path) -> None:
     prices = load_prices()
-    assert prices.cost("commerce/flawed-z", 10, 10) == 0.0
-    assert prices.cost("anthropic/claude-haiku-4-5", 1_000_000, 1_000_000) == pytest.approx(6.0)
-    assert prices.cost("someone/unknown", 1, 1) is None
+    scripted = prices.cost("commerce/flawed-z", TokenCount(input=10, cache_read=10, output=10))
+    assert scripted is not None and scripted.amount == 0.0
+    haiku = prices.cost("anthropic/claude-haiku-4-5", TokenCount(input=10**6, output=10**6))
+    assert haiku is not None and haiku.amount == pytest.approx(6.0)
+    assert prices.cost("someone/unknown", TokenCount(input=1, output=1)) is None
     bad = tmp_path / "prices.yaml"
     bad.write_text("models: {x/y: {input: -1, output: 2}}")
     with pytest.raises(ValueError, match="models.x/y.input"):

@@ -44,6 +44,7 @@ from commerce_evals.judging.prompt import (
 )
 from commerce_evals.judging.transcript import Cut, render
 from commerce_evals.judging.verdict import VerdictLabel, no_verdict_reason, parse_verdict
+from commerce_evals.reports.tokens import TokenCount
 
 GRADER_ROLE = "grader"
 DEFAULT_MAX_CHARS = 24_000
@@ -270,8 +271,9 @@ async def judge_dimension(
         )
     cached = _was_cache_read(prompt)
     reply = output.completion or ""
-    usage = output.usage
-    tokens = (usage.input_tokens, usage.output_tokens) if usage else (0, 0)
+    # every input token the judge read, a provider's prompt cache's reads and writes included
+    usage = TokenCount.from_usage(output.usage)
+    tokens = (usage.processed_input, usage.output)
     if output.stop_reason == "content_filter":
         return DimensionVerdict(
             dimension.name,

@@ -79,6 +79,23 @@ def interval_chart(rows: pd.DataFrame, title: str, path: Path) -> Path | None:
     return path
 
 
+def _stacked_parts(usage: pd.DataFrame, prefix: str) -> pd.DataFrame:
+    """Input and output; when a prompt cache read or wrote some of the input, the input at the
+    full rate, the cache read and the cache write stacked apart (`<prefix>_input` counts all
+    three)."""
+    data = usage[[f"{prefix}_input", f"{prefix}_output"]].fillna(0).astype(float)
+    data.columns = ["input", "output"]
+    parts = [f"{prefix}_cache_read", f"{prefix}_cache_write"]
+    if not all(p in usage for p in parts):
+        return data
+    cached = usage[parts].fillna(0).astype(float)
+    if not cached.to_numpy().any():
+        return data
+    cached.columns = ["cache read", "cache write"]
+    full = data["input"] - cached.sum(axis=1)
+    return pd.concat([full.rename("input (full rate)"), cached, data["output"]], axis=1)
+
+
 def stacked_tokens(usage: pd.DataFrame, path: Path) -> Path | None:
     """Per model: the agent's tokens and the judge's (grader role), each input + output stacked,
     in two panels, since a judge's share is small beside an agent's."""
@@ -89,8 +106,7 @@ def stacked_tokens(usage: pd.DataFrame, path: Path) -> Path | None:
     needed = "judge_all_input" in usage
     for ax, who in zip(axes, ("agent", "judge"), strict=True):
         prefix = "judge_all" if who == "judge" and needed else who
-        data = usage[[f"{prefix}_input", f"{prefix}_output"]].fillna(0).astype(float)
-        data.columns = ["input", "output"]
+        data = _stacked_parts(usage, prefix)
         data.plot.bar(ax=ax, stacked=True, rot=15)
         title = "agent tokens"
         if who == "judge":

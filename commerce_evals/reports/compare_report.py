@@ -216,57 +216,71 @@ def dimension_table(comparison: Comparison, title: str = "") -> Table:
     )
 
 
+ROLES = ("agent", "judge", "customer")
+
+
+def _shown(usage: pd.DataFrame, column: str) -> bool:
+    return column in usage and bool(usage[column].fillna(0).astype(float).any())
+
+
+def _tokens(value: object) -> str:
+    return f"{int(float(value)):,}"  # type: ignore[arg-type]
+
+
 def usage_table(comparison: Comparison, joined: bool, title: str = "") -> Table:
-    """Per model: agent and judge tokens and their cost. `joined` writes each in/out pair in one
-    column (the terminal's width); else in two."""
+    """Per model: agent and judge tokens (a simulated customer's too) and their cost. `in` is
+    every input token processed; when a run used a prompt cache, its read and written parts
+    have columns of their own, and so do reasoning tokens (a part of `out`) when reported.
+    `joined` writes each pair in one column (the terminal's width); else one column a figure."""
     c = comparison
-    if joined:
-        columns = [
-            "model",
-            "agent in/out",
-            "agent cost",
-            "grader",
-            "judge in/out paid",
-            "judge in/out needed (cache hits too)",
-            "judge cost",
-            *(["customer", "customer in/out", "customer cost"] if c.simulated else []),
-            "total",
-        ]
-    else:
-        columns = [
-            "model",
-            "agent in",
-            "agent out",
-            "agent cost",
-            "grader",
-            "judge in",
-            "judge out",
-            "judge in / out needed (cache hits too)",
-            "judge cost",
-            *(["customer", "customer in", "customer out", "customer cost"] if c.simulated else []),
-            "total cost",
-        ]
+    u = c.usage
+    roles = [who for who in ROLES if who != "customer" or c.simulated]
+    cache = {
+        who: _shown(u, f"{who}_cache_read") or _shown(u, f"{who}_cache_write") for who in roles
+    }
+    reasoning = {who: _shown(u, f"{who}_reasoning") for who in roles}
+
+    def pairs(who: str) -> list[tuple[str, str]]:
+        """The column pairs of one party: input and output, then cache read and write."""
+        return [("input", "output")] + ([("cache_read", "cache_write")] if cache[who] else [])
+
+    def heads(who: str, paid: str = "") -> list[str]:
+        out = [f"{who} in/out{paid}"] if joined else [f"{who} in", f"{who} out"]
+        if cache[who]:
+            out += (
+                [f"{who} cache read/write"]
+                if joined
+                else [f"{who} cache read", f"{who} cache write"]
+            )
+        return out + ([f"{who} reasoning"] if reasoning[who] else [])
+
+    def cells(who: str, r: pd.Series) -> list[str]:
+        out: list[str] = []
+        for a, b in pairs(who):
+            figures = [_tokens(r[f"{who}_{a}"]), _tokens(r[f"{who}_{b}"])]
+            out += [" / ".join(figures)] if joined else figures
+        return out + ([_tokens(r[f"{who}_reasoning"])] if reasoning[who] else [])
+
+    columns = ["model", *heads("agent"), "agent cost", "grader", *heads("judge", " paid")]
+    columns += ["judge in / out needed (cache hits too)", "judge cost"]
+    if c.simulated:
+        columns += ["customer", *heads("customer"), "customer cost"]
+    columns.append("total" if joined else "total cost")
     rows = []
-    for model, r in c.usage.iterrows():
-        agent = [f"{int(r['agent_input']):,}", f"{int(r['agent_output']):,}"]
-        judge = [f"{int(r['judge_input']):,}", f"{int(r['judge_output']):,}"]
-        customer = [f"{int(r['customer_input']):,}", f"{int(r['customer_output']):,}"]
-        if joined:
-            agent, judge = [" / ".join(agent)], [" / ".join(judge)]
-            customer = [" / ".join(customer)]
+    for model, r in u.iterrows():
         # a simulated customer's tokens and cost, apart from the agent's and the judge's
         customer_cells = (
-            [str(r["customer"]), *customer, money(r["customer_cost"], c.currency)]
+            [str(r["customer"]), *cells("customer", r), money(r["customer_cost"], c.currency)]
             if c.simulated
             else []
         )
         rows.append(
             [
                 _label(c, str(model)),
-                *agent,
+                *cells("agent", r),
                 money(r["agent_cost"], c.currency),
                 str(r["grader"]),
-                *judge,
+                *cells("judge", r),
                 judge_tokens(r),
                 money(r["judge_cost"], c.currency),
                 *customer_cells,
@@ -274,6 +288,15 @@ def usage_table(comparison: Comparison, joined: bool, title: str = "") -> Table:
             ]
         )
     return table(columns, rows, title)
+
+
+def cost_notes(comparison: Comparison) -> list[Text]:
+    """What a cost holds beyond the table's prices: tokens priced at a model's input price."""
+    u = comparison.usage
+    if "cost_notes" not in u:
+        return []
+    lines = sorted({line for notes in u["cost_notes"] for line in str(notes).splitlines() if line})
+    return [Text(f"cost: {line}", "warning") for line in lines]
 
 
 def terminal_report(comparison: Comparison, show_all: bool) -> Report:
@@ -311,14 +334,18 @@ def terminal_report(comparison: Comparison, show_all: bool) -> Report:
         report.add(dimension_table(c, "Judge verdicts per rubric dimension"))
     if not c.usage.empty:
         report.add(usage_table(c, joined=True, title="Tokens and cost (judge counted apart)"))
+        report.add(*cost_notes(c))
     return report
 
 
 TOKENS_NOTE = (
     "Agent and judge tokens in and out and their cost are what reached a provider (Inspect's"
-    " usage; a judge call answered by the cache costs nothing and counts 0 there). `judge in /"
-    " out needed` counts every judge call the run made from the verdicts, cache hits"
-    " included, and says how many of them, and how many tokens, the cache answered."
+    " usage; a judge call answered by the cache costs nothing and counts 0 there). `in` counts"
+    " every input token the model processed: the part billed at the full rate, and the parts a"
+    " provider's prompt cache read or wrote, which get columns of their own when a run used one"
+    " and are priced at their own rates (datasets/prices.yaml); reasoning tokens are part of"
+    " `out`. `judge in / out needed` counts every judge call the run made from the verdicts,"
+    " cache hits included, and says how many of them, and how many tokens, the cache answered."
 )
 
 
@@ -405,7 +432,7 @@ def full_report(comparison: Comparison, charts: list[Chart] | None = None) -> Re
         report.add(dimension_table(c))
     report.add(Heading("Tokens and cost"), Text(TOKENS_NOTE))
     if not c.usage.empty:
-        report.add(usage_table(c, joined=False))
+        report.add(usage_table(c, joined=False), *cost_notes(c))
     report.add(Heading("Case by model"), matrix_table(c, c.case_ids()))
     if charts:
         report.add(Heading("Charts"), *charts)

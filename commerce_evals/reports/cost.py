@@ -16,12 +16,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from statistics import mean
 
+from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, read_eval_log
 
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.flow_task import flow_task
+from commerce_evals.reports.tokens import TokenCount
 
 AGENT_MODEL = "commerce/reference"
 JUDGE_MODEL = "commerce/judge"
@@ -44,11 +46,18 @@ class FlowCost:
     customer_input_tokens_per_case: float = 0.0
     customer_output_tokens_per_case: float = 0.0
 
-    def agent_tokens(self) -> tuple[float, float]:
-        return self.agent_input_tokens_per_case, self.agent_output_tokens_per_case
+    def agent_tokens(self, cases: float = 1) -> TokenCount:
+        """The agent's tokens over `cases` cases, priced as input without a prompt cache."""
+        return TokenCount(
+            input=round(self.agent_input_tokens_per_case * cases),
+            output=round(self.agent_output_tokens_per_case * cases),
+        )
 
-    def judge_tokens(self) -> tuple[float, float]:
-        return self.judge_input_tokens_per_case, self.judge_output_tokens_per_case
+    def judge_tokens(self, cases: float = 1) -> TokenCount:
+        return TokenCount(
+            input=round(self.judge_input_tokens_per_case * cases),
+            output=round(self.judge_output_tokens_per_case * cases),
+        )
 
 
 def estimate_tokens(text: str) -> int:
@@ -67,13 +76,13 @@ def fixed_prompt_tokens(log: EvalLog) -> int:
 
 
 def call_tokens(event: ModelEvent) -> tuple[int, int]:
-    """(input, output) tokens of one call as a provider bills them. The scripted models count
-    the messages (the log may keep long ones as attachments, so they are not re-read here); the
+    """(input, output) tokens of one call as a provider counts them: every input token
+    processed, a prompt cache's reads and writes included. The scripted models count the
+    messages (the log may keep long ones as attachments, so they are not re-read here); the
     tool descriptions sent with every call are added, as a provider counts them too."""
-    usage = event.output.usage
+    usage = TokenCount.from_usage(event.output.usage)
     tools = json.dumps([t.model_dump(mode="json") for t in event.tools]) if event.tools else ""
-    sent = (usage.input_tokens if usage else 0) + estimate_tokens(tools)
-    return sent, usage.output_tokens if usage else 0
+    return usage.processed_input + estimate_tokens(tools), usage.output
 
 
 def _per_case(values: Iterable[float]) -> float:
@@ -118,25 +127,28 @@ def flow_cost(flow: str, log: EvalLog) -> FlowCost:
     )
 
 
+def scripted_run(task: Task, log_dir: str, judged: bool = True) -> EvalLog:
+    """A task run once under the scripted agent (and judge), its log read back whole."""
+    [log] = inspect_eval(
+        task,
+        model=AGENT_MODEL,
+        model_roles={"grader": JUDGE_MODEL} if judged else None,
+        log_dir=log_dir,
+        display="none",
+    )
+    if log.status != "success":
+        raise RuntimeError(f"{log.eval.task}: the scripted run ended {log.status}: {log.error}")
+    # long texts (the instructions) are kept as attachments in the log: read them back
+    return read_eval_log(log.location, resolve_attachments=True)
+
+
 def measure(flows: list[str], instructions: str | None = None) -> list[FlowCost]:
     """Run each flow once under the scripted models and read its costs from the log."""
     unknown = [f for f in flows if f not in FLOWS]
     if unknown:
         raise ValueError(f"unknown flows {unknown}; known: {sorted(FLOWS)}")
-    costs: list[FlowCost] = []
     with tempfile.TemporaryDirectory(prefix="commerce-cost-") as log_dir:
-        for flow in flows:
-            task = flow_task(flow, instructions=instructions)
-            [log] = inspect_eval(
-                task,
-                model=AGENT_MODEL,
-                model_roles={"grader": JUDGE_MODEL},
-                log_dir=log_dir,
-                display="none",
-            )
-            if log.status != "success":
-                raise RuntimeError(f"{flow}: the scripted run ended {log.status}: {log.error}")
-            # long texts (the instructions) are kept as attachments in the log: read them back
-            full = read_eval_log(log.location, resolve_attachments=True)
-            costs.append(flow_cost(flow, full))
-    return costs
+        return [
+            flow_cost(flow, scripted_run(flow_task(flow, instructions=instructions), log_dir))
+            for flow in flows
+        ]

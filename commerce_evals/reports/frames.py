@@ -29,7 +29,8 @@ from inspect_ai.log import EvalLog
 from commerce_evals.grading.score_metadata import VERDICTS_PATH, verdicts_from
 from commerce_evals.judging.prompt import judge_key
 from commerce_evals.reports.logs import PARTS, PRIORITIES, SCORER, run_key
-from commerce_evals.reports.prices import PriceTable
+from commerce_evals.reports.prices import Cost, PriceTable
+from commerce_evals.reports.tokens import TokenCount, total
 
 # Scorers whose metadata holds judge verdicts: the flows' and the production task's.
 JUDGED_SCORERS = (SCORER, "production_judges")
@@ -219,7 +220,7 @@ def _role(roles: dict[str, Any], name: str) -> str | None:
     return bound.get("model") if isinstance(bound, dict) else None
 
 
-def _add_cost(total: float | None, more: float | None) -> float | None:
+def _add_cost(total: Cost | None, more: Cost | None) -> Cost | None:
     """Unknown stays unknown: one log of a model with no price makes its total unknown."""
     return None if total is None or more is None else total + more
 
@@ -262,12 +263,20 @@ def judge_tokens(samples: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame.from_dict(totals, orient="index")
 
 
+WHO = {"agent": None, "judge": "grader", "customer": "customer"}
+
+
 def token_usage(evals: pd.DataFrame, prices: PriceTable) -> pd.DataFrame:
-    """Per run: agent, judge and customer tokens apart, and their cost (None: unknown).
+    """Per run: agent, judge and customer tokens apart, each part counted, and their cost.
 
     Inspect counts usage per model and, apart, per role; the agent's share is every model's
     usage less every role's, so a grader or a customer bound to the agent's own model is still
     counted apart. The judge is the `grader` role, a simulated customer the `customer` role.
+    `<who>_input` is every input token processed (full rate, cache read and cache write; Inspect's
+    `input_tokens` alone leaves out what a prompt cache served), `<who>_cache_read`,
+    `<who>_cache_write` and `<who>_reasoning` (a part of the output) are its parts; a cost is
+    None when unknown, and `cost_notes` names the tokens priced at a model's input price for want
+    of a cache price.
     """
     totals: dict[str, dict[str, Any]] = {}
     for _, row in evals.iterrows():
@@ -276,57 +285,58 @@ def token_usage(evals: pd.DataFrame, prices: PriceTable) -> pd.DataFrame:
         mine = totals.setdefault(
             model,
             {
-                "agent_input": 0,
-                "agent_output": 0,
-                "judge_input": 0,
-                "judge_output": 0,
-                "customer_input": 0,
-                "customer_output": 0,
+                **{f"{who}_tokens": TokenCount() for who in WHO},
+                **{f"{who}_cost": Cost(0.0) for who in WHO},
                 "graders": set(),
                 "customers": set(),
-                "agent_cost": 0.0,
-                "judge_cost": 0.0,
-                "customer_cost": 0.0,
+                "priced": {},
             },
         )
-        usage, roles = row["model_usage"], row["role_usage"]
-        agent_in = sum(u.get("input_tokens", 0) for u in usage.values()) - sum(
-            u.get("input_tokens", 0) for u in roles.values()
-        )
-        agent_out = sum(u.get("output_tokens", 0) for u in usage.values()) - sum(
-            u.get("output_tokens", 0) for u in roles.values()
-        )
-        mine["agent_input"] += agent_in
-        mine["agent_output"] += agent_out
-        mine["agent_cost"] = _add_cost(
-            mine["agent_cost"], prices.cost(agent_model, agent_in, agent_out)
-        )
-        for role, key, names in (
-            ("grader", "judge", "graders"),
-            ("customer", "customer", "customers"),
-        ):
-            used = roles.get(role, {})
-            used_in, used_out = used.get("input_tokens", 0), used.get("output_tokens", 0)
-            bound = _role(row["model_roles"], role)
-            mine[f"{key}_input"] += used_in
-            mine[f"{key}_output"] += used_out
-            if bound:
-                mine[names].add(bound)
-            spent = (
-                prices.cost(bound, used_in, used_out) if bound and (used_in or used_out) else 0.0
-            )
-            mine[f"{key}_cost"] = _add_cost(mine[f"{key}_cost"], spent)
+        roles = row["role_usage"]
+        used = {"agent": total(row["model_usage"]) - total(roles)}
+        bound = {"agent": agent_model}
+        for who, role in WHO.items():
+            if role is not None:
+                used[who] = TokenCount.from_usage(roles.get(role))
+                bound[who] = _role(row["model_roles"], role)
+        for who, tokens in used.items():
+            mine[f"{who}_tokens"] += tokens
+            name = bound[who]
+            if who != "agent":
+                if name:
+                    mine["graders" if who == "judge" else "customers"].add(name)
+                if not (name and (tokens.processed_input or tokens.output)):
+                    continue  # no call of this role: it cost nothing
+            spent = prices.cost(name, tokens)
+            mine[f"{who}_cost"] = _add_cost(mine[f"{who}_cost"], spent)
+            if spent is not None and name:
+                mine["priced"][name] = mine["priced"].get(name, Cost(0.0)) + spent
     rows = []
     for model, mine in sorted(totals.items()):
-        costs = [mine["agent_cost"], mine["judge_cost"], mine["customer_cost"]]
-        total = None if any(c is None for c in costs) else sum(costs)
-        rows.append(
-            {
-                "model": model,
-                **{k: v for k, v in mine.items() if k not in ("graders", "customers")},
-                "grader": ", ".join(sorted(mine["graders"])) or "-",
-                "customer": ", ".join(sorted(mine["customers"])) or "scripted",
-                "total_cost": total,
+        costs = [mine[f"{who}_cost"] for who in WHO]
+        known = None if any(c is None for c in costs) else sum(c.amount for c in costs)
+        notes = [
+            note
+            for name, cost in sorted(mine["priced"].items())
+            for note in prices.fallback_notes(name, cost)
+        ]
+        out: dict[str, Any] = {"model": model}
+        for who in WHO:
+            count: TokenCount = mine[f"{who}_tokens"]
+            cost = mine[f"{who}_cost"]
+            out |= {
+                f"{who}_input": count.processed_input,
+                f"{who}_cache_read": count.cache_read,
+                f"{who}_cache_write": count.cache_write,
+                f"{who}_output": count.output,
+                f"{who}_reasoning": count.reasoning,
+                f"{who}_cost": None if cost is None else cost.amount,
             }
-        )
+        out |= {
+            "grader": ", ".join(sorted(mine["graders"])) or "-",
+            "customer": ", ".join(sorted(mine["customers"])) or "scripted",
+            "total_cost": known,
+            "cost_notes": "\n".join(notes),
+        }
+        rows.append(out)
     return pd.DataFrame(rows).set_index("model") if rows else pd.DataFrame()

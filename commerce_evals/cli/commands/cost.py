@@ -55,10 +55,10 @@ def price_table(
     rows = []
     for c in costs:
         runs = c.cases * epochs
-        agent_cost = prices.cost(agent, *(int(t * runs) for t in c.agent_tokens()))
-        judge_cost = (
-            prices.cost(judge, *(int(t * runs) for t in c.judge_tokens())) if judge else 0.0
-        )
+        agent_priced = prices.cost(agent, c.agent_tokens(runs))
+        agent_cost = None if agent_priced is None else agent_priced.amount
+        judge_priced = prices.cost(judge, c.judge_tokens(runs)) if judge else None
+        judge_cost = (None if judge_priced is None else judge_priced.amount) if judge else 0.0
         total = None if agent_cost is None or judge_cost is None else agent_cost + judge_cost
         rows.append(
             [
@@ -117,7 +117,13 @@ def cost(
         ]
     )
     if price_list is not None and model:
-        report.add(price_table(costs, price_list, model, judge, epochs))
+        report.add(
+            price_table(costs, price_list, model, judge, epochs),
+            Text(
+                "every input token is priced at the full input rate: a provider's prompt cache "
+                "would serve the fixed prompt resent with every call for less"
+            ),
+        )
     print_report(out, report)
 
 
