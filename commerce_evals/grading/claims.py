@@ -193,9 +193,10 @@ _MOVING = re.compile(
 )
 # a promise to remember: true only if the run saved what it promises to keep
 _PROMISE_TO_KEEP = re.compile(
-    r"\b(?:i|we)(?:'ll|\s+will|\s+am going to|'m going to)(?:\s+(?:also|definitely|be sure to))?"
-    r"\s+(?:remember|keep (?:that|this|it|them)? ?in mind|make a note|note (?:that|it|this)|save"
-    r"|store)\b",
+    r"\b(?:i|we)(?:'ll|\s+will|\s+am going to|'m going to)"
+    r"(?:\s+(?:also|definitely|be sure to|make sure to|make sure i|always))*"
+    r"\s+(?:remember|keep (?:that|this|it|them)? ?in mind|keep (?:that|this|it|them|your [\w ]+) on"
+    r" file|make a note|note (?:that|it|this)|(?:save|store) (?:that|this|it|them|your)\b)",
     re.IGNORECASE,
 )
 _OFFER = re.compile(r"\bif\b|\bwant me\b|\bshould i\b|\bshall i\b|\bwould you like\b|\?", re.I)

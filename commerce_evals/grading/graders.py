@@ -35,9 +35,9 @@ from commerce_evals.grading.reasons import clipped, quoted_list
 
 # the graders of the typed-fact and claim keys live beside their parsing; GRADERS finds them here
 from commerce_evals.grading.record_facts import records_agree  # noqa: F401
-from commerce_evals.grading.sourced import sourced_values  # noqa: F401
 from commerce_evals.grading.reply_facts import action_claims, reply_denies, reply_states  # noqa: F401
 from commerce_evals.grading.reveals import asks_before, never_asks  # noqa: F401
+from commerce_evals.grading.sourced import sourced_values  # noqa: F401
 from commerce_evals.harness.events import Run, ToolCallEvent
 
 if TYPE_CHECKING:

@@ -27,11 +27,11 @@ _SCOPE_BREAK = re.compile(
 _REACH = 4  # words: "no one needs to reconnect", "it does not sear well"
 # set against another thing: what stands after it is the thing not wanted
 _CONTRAST = re.compile(
-    r"\b(?:over|than|instead of|rather than|avoids?|avoiding|dislikes?|hates?|against|except"
-    r"|other than|not|no|never|without)\s+(?:\w+\s+){0,2}$",
+    r"\b(?:over|than|instead of|rather than|avoids?|avoiding|dislikes?|hates?|against"
+    r"|not|no|never|without)\s+(?:\w+\s+){0,2}$",
     re.IGNORECASE,
 )
-_CODE = re.compile(r"^(?=.*\d)[A-Za-z0-9][A-Za-z0-9 _-]*$")
+_CODE = re.compile(r"^(?=.*\d)[A-Za-z0-9][A-Za-z0-9_-]*$")
 
 
 def _scope(text: str, position: int) -> str:
@@ -61,11 +61,27 @@ def _squashed(text: str) -> str:
     return re.sub(r"[\W_]+", "", text).casefold()
 
 
+def _code_pattern(needle: str) -> re.Pattern[str]:
+    """The code's letters and digits in order, with spaces or hyphens between any of them."""
+    chars = [re.escape(c) for c in re.sub(r"[\W_]+", "", needle)]
+    return re.compile(r"(?<![A-Za-z0-9])" + r"[\s-]*".join(chars) + r"(?![A-Za-z0-9])", re.I)
+
+
+def _code_at(needle: str, text: str) -> bool:
+    """Whether `text` writes the code: in one piece in any case, or spaced out in the code's own
+    capitals ("PACK FREE 100", "A-Q-U-A 5-0"; "you save 20%" is no SAVE20)."""
+    for m in _code_pattern(needle).finditer(text):
+        written = m.group(0)
+        if not re.search(r"\s", written) or written.upper() == written:
+            return True
+    return False
+
+
 def hits(needle: str, text: str, contrast: bool = False) -> Iterator[tuple[int, int]]:
     """Every place `text` says `needle` (case-insensitive) as so; a code anywhere, however
     spaced."""
     if is_code(needle):
-        if _squashed(needle) in _squashed(text):
+        if _code_at(needle, text):
             yield 0, 0
         return
     for m in re.finditer(re.escape(needle), text, re.IGNORECASE):
@@ -77,7 +93,7 @@ def mentions_literal(needle: str, text: str) -> bool:
     """Whether the text holds `needle` at all, in any case (a code however spaced): what a key
     that wants a topic or a token named asks."""
     if is_code(needle):
-        return _squashed(needle) in _squashed(text)
+        return _code_at(needle, text)
     return needle.casefold() in text.casefold()
 
 

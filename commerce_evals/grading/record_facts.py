@@ -320,9 +320,11 @@ def _check_date_role(mention: Mention, clause: str, record: Record, records: Rec
     if mention.negated or mention.in_range or not isinstance(mention.value, date):
         return None
     said = mention.value
-    for cue, words in _DATE_ROLES:
-        if not cue.search(clause):
-            continue
+    before = clause[: max(0, clause.find(mention.text))] if mention.text in clause else clause
+    cues = [(m.start(), cue, words) for cue, words in _DATE_ROLES for m in cue.finditer(before)]
+    # the cue nearest before the date says its role ("returnable until Sep 19 since it was
+    # delivered Aug 20": Sep 19 is an end, Aug 20 a delivery)
+    for _, cue, words in sorted(cues, key=lambda c: c[0])[-1:]:
         for candidate in [record, *records.linked(record)]:
             role = {
                 path: ds
@@ -420,13 +422,13 @@ def _flag_pattern(word: str) -> str:
     forms = [rf"{re.escape(word)}\w*"]
     stem = re.sub(r"(?:able|ible)$", "", word)
     if stem != word and len(stem) >= 4:
-        forms.append(rf"{re.escape(stem)}(?:s|es|ed|ing)\b")
+        forms.append(rf"{re.escape(stem)}(?:s|es|ing)\b(?!\s+with\b)")
     return rf"(?<![\w-])(?:{'|'.join(forms)})"
 
 
 # a plural subject that names no record: "they", "all three", "none of them", "both"
 _PLURAL = re.compile(
-    r"^\W*(?:they|these|those|both|all|each|the \d+|these \d+|all \d+)\b"
+    r"^\W*(?:they|these|those|both|all|each|every|neither|none|the \d+|these \d+|all \d+)\b"
     r"|\b(?:none|all|both|each|neither) of (?:them|these|those)\b|,\s*(?:all|both)\b"
     r"|\b(?:all|these|those) \d+\b|^\W*\d+ (?:are|come|have|run|fit|use)\b",
     re.IGNORECASE,

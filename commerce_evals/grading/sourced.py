@@ -83,6 +83,10 @@ _UNIT_WORDS = {"minutes": "minute", "hours": "hour", "days": "day", "weeks": "we
                "minute": "minute", "hour": "hour", "day": "day", "week": "week",
                "month": "month", "year": "year", "inch": "inch", "h": "hour", "hrs": "hour"}  # fmt: skip
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_BOUND = re.compile(
+    r"\b(?:under|below|less than|up to|at most|no more than|over|above|more than|at least)\s+$",
+    re.IGNORECASE,
+)
 # a value said as a rough figure is no one's number: "about $20 to over $200"
 _APPROXIMATE = re.compile(
     r"\b(?:about|around|roughly|approximately|over|upwards of|ballpark|some|typically|usually)"
@@ -121,15 +125,15 @@ class _Numbers:
         return cls(set(), set(), {}, set())
 
     def add_text(self, text: str) -> None:
-        for m in mentions(text):
-            if m.kind == "money":
-                self.money.add(float(m.value))  # type: ignore[arg-type]
-            elif m.kind == "percent":
-                self.percent.add(float(m.value))  # type: ignore[arg-type]
+        for mention in mentions(text):
+            if mention.kind == "money":
+                self.money.add(float(mention.value))  # type: ignore[arg-type]
+            elif mention.kind == "percent":
+                self.percent.add(float(mention.value))  # type: ignore[arg-type]
         norm = normalise(text)
-        for m in _NUMBER.finditer(norm):
-            value = float(m.group(0).replace(",", ""))
-            unit = _measure(norm, m.end())
+        for number in _NUMBER.finditer(norm):
+            value = float(number.group(0).replace(",", ""))
+            unit = _measure(norm, number.end())
             if unit is not None:
                 self.measures.setdefault(unit[0], set()).add(value * unit[1])
             self.any.add(value)
@@ -203,7 +207,7 @@ def _money(numbers: _Numbers) -> frozenset[int]:
     out = {_cents(n) for n in base}
     for a, b in combinations(base, 2):
         out.update((_cents(a + b), _cents(b - a)))
-    counts = [n for n in numbers.any if 1 < n <= 20 and n == int(n)] or [2.0]
+    counts = [n for n in numbers.any if 1 < n <= 50 and n == int(n)] or [2.0]
     percents = [p for p in numbers.percent if 0 < p <= 100]
     for n in base:
         out.update(_cents(n * k) for k in {*counts, *range(2, 13)})
@@ -250,6 +254,9 @@ def run_sources(ctx: GradeContext) -> Sources:
     spans = {float((b - a).days) for a, b in combinations(sorted(dates), 2)}
     measures = {family: set(values) for family, values in trusted.measures.items()}
     measures.setdefault("time", set()).update(spans)
+    # the person's numbers take part in the arithmetic: "$60.01 left of your $100", "14 mats"
+    trusted.money.update(person.money | person.any)
+    trusted.percent.update(person.percent | {n for n in person.any if 0 < n <= 100})
     given: dict[str, frozenset[int]] = {
         "money": _money(trusted),
         "percent": _percent(trusted, person),
@@ -266,8 +273,11 @@ def stated_values(text: str) -> Iterator[tuple[str, Mention, str]]:
         if not sentence.strip() or sentence.rstrip().endswith("?"):
             continue
         for mention in mentions(sentence):
-            if mention.negated or _APPROXIMATE.search(sentence[: mention.start]):
+            lead = sentence[: mention.start]
+            if mention.negated or _APPROXIMATE.search(lead):
                 continue
+            if mention.kind == "money" and _BOUND.search(lead):
+                continue  # "both are under $50": a limit, not an amount of anything
             if mention.kind in ("money", "percent"):
                 yield sentence, mention, mention.kind
             elif mention.kind == "count":
@@ -294,12 +304,13 @@ def _unsourced(texts: Iterable[tuple[str, str]], sources: Sources) -> list[str]:
 # what a reply says the person is or likes: "you wear a 13", "since you prefer Zentrix",
 # "Travix is your favorite brand", "your usual size is 9"
 def _value(name: str) -> str:
-    return rf"(?:a |an |the |size |sizes |us |eu )?(?P<{name}>[A-Z][\w&'-]+|\d+(?:\.\d+)?)"
+    return rf"(?:(?:a|an|the|size|sizes|us|eu)\s+){{0,3}}(?P<{name}>[A-Z][\w&'-]+|\d+(?:\.\d+)?)"
 
 
 _PERSON_FACT = re.compile(
     rf"\byou(?:'re| are)?\s+(?:always\s+|usually\s+|really\s+)?"
     rf"(?:prefer|like|love|wear|favou?r|go for|stick to|want)s?\s+{_value('a')}"
+    rf"|\byou(?:'re| are)\s+(?:a|an)\s+(?:size\s+|us\s+|eu\s+)+(?P<d>\d+(?:\.\d+)?)"
     rf"|\byour\s+(?:favou?rite|preferred|usual|go-to|regular)\s+[a-z]+\s+(?:is|'s)\s+{_value('b')}"
     rf"|(?P<c>[A-Z][\w&'-]+|\d+(?:\.\d+)?)\s+(?:is|'s)\s+your\s+(?:favou?rite|preferred|usual"
     rf"|go-to)\b",
@@ -325,7 +336,7 @@ def _person_facts(texts: Iterable[tuple[str, str]], ctx: GradeContext) -> list[s
             if sentence.rstrip().endswith("?"):
                 continue
             for m in _PERSON_FACT.finditer(sentence):
-                value = m.group("a") or m.group("b") or m.group("c") or ""
+                value = m.group("a") or m.group("b") or m.group("c") or m.group("d") or ""
                 lead = sentence[: m.start()]
                 if (
                     not value
@@ -355,6 +366,12 @@ def _memory_numbers(ctx: GradeContext) -> list[str]:
         for t in ctx.run.turns
         for m in _NUMBER.finditer(normalise(t.user))
     }
+    # "ten and a half" reads as "10 and a half"
+    said.update(
+        float(m.group(1)) + 0.5
+        for t in ctx.run.turns
+        for m in re.finditer(r"(\d+) and a half", normalise(t.user))
+    )
     said.update(
         float(m.group(0).replace(",", ""))
         for text in _strings(before)
