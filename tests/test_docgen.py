@@ -172,6 +172,7 @@ NOT_CASES = {
     "checkout-004-quantity-cap-add-ten",
     "checkout-001-cart-sen",
     "checkout-001-cart-seen",
+    "support-001-x",
 }
 
 
