@@ -14,6 +14,7 @@ from inspect_ai.log import EvalSample
 
 from commerce_evals.cases.model import Case, load_case_sources
 from commerce_evals.cases.seed_format import is_seed_task
+from commerce_evals.docgen.blocks import ACT, HOLD, RULE_ORDER
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import DATASETS
 from commerce_evals.harness.events import Run
@@ -35,23 +36,8 @@ DIMENSIONS: dict[str, set[str]] = {
     "fit": {"allowed", "not-allowed", "silent"},
     "persona": {"polite", "rushed", "angry", "social-engineering"},
 }
-RULES = {
-    "identity",
-    "owner-only",
-    "confirmation",
-    "refund-window",
-    "one-refund",
-    "over-200",
-    "already-refunded",
-    "final-sale",
-    "shipped-no-cancel",
-    "addresses",
-    "no-price-match",
-    "silent",
-    "no-invention",
-}
-ACT = {"do", "answer"}
-HOLD = {"refuse", "ask", "escalate"}
+# the policy's rules and the outcome families, declared once where the docs' tables are drawn
+RULES = set(RULE_ORDER)
 VERIFY_TOOLS = {"find_customer", "find_customer_by_email"}
 
 

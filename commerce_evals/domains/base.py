@@ -23,7 +23,6 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, Self
 
@@ -393,11 +392,6 @@ class World(ABC):
         """What the authoring lint asks of this domain (commerce_evals/lint/rules/)."""
         return Authoring()
 
-    def planted_texts(self) -> tuple[str, ...]:
-        """The instructions planted in this domain's eval-only fixtures (poisoned/<domain>/):
-        the graders treat a text holding one as untrusted."""
-        return _planted_texts(self.authoring().poisoned, POISONED / self.domain)
-
 
 def _scripts(case: Case) -> list[tuple[str, int, list[ScriptedTurn]]]:
     """Each scripted run of a case: where it is written, the conversation turn its first turn
@@ -437,17 +431,6 @@ def fingerprint(*parts: Any) -> str:
 
 
 # ---- what the authoring lint asks of a domain (World.authoring) ----
-
-
-@cache
-def _planted_texts(where: str | None, root: Path) -> tuple[str, ...]:
-    if where is None or not root.is_dir():
-        return ()
-    from importlib import import_module
-
-    module, attribute = where.split(":")
-    reader: PoisonedFixtures = getattr(import_module(module), attribute)
-    return tuple(sorted(p.text for p in reader.planted(root).values()))
 
 
 @dataclass(frozen=True)

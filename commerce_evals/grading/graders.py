@@ -113,8 +113,6 @@ class GradeContext:
     tables: frozenset[str] = frozenset()
     # what else the agent was told: its instructions (the system message) and the domain's policy
     sources: tuple[str, ...] = ()
-    # the instructions planted in the domain's eval-only fixtures: text holding one is untrusted
-    planted: tuple[str, ...] = ()
 
     def confirmed(self, turn: int) -> frozenset[str]:
         return self.confirms[turn] if turn < len(self.confirms) else frozenset()

@@ -57,10 +57,6 @@ def is_code(needle: str) -> bool:
     return bool(_CODE.match(needle.strip())) and len(re.sub(r"\W|_", "", needle)) >= 4
 
 
-def _squashed(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text).casefold()
-
-
 def _code_pattern(needle: str) -> re.Pattern[str]:
     """The code's letters and digits in order, with spaces or hyphens between any of them."""
     chars = [re.escape(c) for c in re.sub(r"[\W_]+", "", needle)]

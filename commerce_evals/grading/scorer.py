@@ -335,7 +335,6 @@ def code_grades(
         ),
         tables=world.tables,
         sources=(instructions, world.judge_context()),
-        planted=world.planted_texts() if poisoned else (),
     )
     return [
         *grade(case.expected, run, roles, ctx),
