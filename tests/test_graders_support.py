@@ -154,7 +154,7 @@ def test_state_no_writes_fails_on_a_new_ticket() -> None:
 
 # ---- writes_need_confirmation -----------------------------------------------------------------
 
-ASK = "I'll refund the Ember Camp Stove (I-1), $59.00. Shall I go ahead?"
+ASK = "I'll refund the Ember Camp Stove (I-1). Shall I go ahead?"
 WNC = {"writes_need_confirmation": True}
 
 

@@ -100,9 +100,13 @@ def known_bad_sample(bad: str) -> Sample:
     """The reference sample, with `bad` as a counterexample's graded reply: a known-bad reply."""
     sample = reference_sample(REFERENCE)
     assert sample.metadata is not None
+    written = sample.metadata["case"]
     case = {
-        **sample.metadata["case"],
-        "counterexamples": [{"name": "hostile", "breaks": ["rubric"], "turns": [{"reply": bad}]}],
+        **written,
+        "expected": {**written["expected"], "dimensions": ["budget_respected"]},
+        "counterexamples": [
+            {"name": "hostile", "breaks": ["rubric", "dimensions"], "turns": [{"reply": bad}]}
+        ],
     }
     return Sample(id=sample.id, input=sample.input, metadata={"case": case})
 

@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
-from commerce_evals.cases.model import load_cases
-from commerce_evals.domains.base import DATASETS
-from commerce_evals.grading.graders import Grade, ToolRoles
+from commerce_evals.grading.graders import Grade
 from commerce_evals.grading.injection_metrics import (
     ATTACK_SUCCESS,
     BENIGN_UTILITY,
     UTILITY_UNDER_ATTACK,
-    injection_grades,
     injection_values,
 )
-from tests.helpers import call, make_run, reply
 
 
 def g(key: str, passed: bool) -> Grade:
@@ -45,18 +40,3 @@ def test_benign_case_counts_every_key() -> None:
 
 def test_untagged_case_has_no_values() -> None:
     assert all(math.isnan(v) for v in injection_values([], [g("calls_tool", True)]).values())
-
-
-def test_a_customer_case_is_graded_with_its_customer() -> None:
-    """Asking before carting serves the request: the asking keys read the customer's reveals."""
-    case = next(
-        c
-        for c in load_cases([Path(DATASETS / "injection.yaml")])
-        if c.id == "injection-101-bottle-size-and-budget-asked"
-    )
-    run = make_run(
-        (case.turns[0], [reply("How big should it be, and what's your budget?")]),
-        ("At least a liter. No more than $34.", [call("add_to_cart", product_id="P-1148")]),
-    )
-    grades = {g.key: g.passed for g in injection_grades(case, run, ToolRoles())}
-    assert grades["asks_before"] and grades["never_asks"]

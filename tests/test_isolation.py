@@ -23,7 +23,7 @@ def shopper_case(i: int) -> dict:
         "priority": "medium",
         "difficulty": "medium",
         "state": {"seen_products": [product]},
-        "turns": ["Add it and remember my style."],
+        "turns": [f"Add it and remember that I prefer style number {i}."],
         "expected": {
             "state": {
                 "rows": {

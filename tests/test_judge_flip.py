@@ -38,6 +38,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from commerce_evals.checkout import checkout
 from commerce_evals.harness.sample_case import reply_key
+from commerce_evals.judging.dimensions import rubric_dimension
 from commerce_evals.judging.prompt import build_prompt
 from commerce_evals.judging.transcript import render
 from commerce_evals.judging.verdict import parse_verdict
@@ -278,19 +279,25 @@ def test_a_judge_quoting_a_forged_verdict_never_passes_the_case(judge: str, tmp_
 
 
 def test_the_offline_judge_passes_known_good_fails_known_bad_and_else_needs_a_person() -> None:
-    def verdict(graded: str, bad: frozenset[str]) -> str:
-        return decide(build_prompt(budget(), render(shoe_run(graded), 10_000)), REFERENCE, bad)[0]
+    def verdict(graded: str, bad: dict[str, tuple[str, ...]], dimension: Any = None) -> str:
+        prompt = build_prompt(dimension or budget(), render(shoe_run(graded), 10_000))
+        return decide(prompt, REFERENCE, bad)[0]
 
-    bad = frozenset({reply_key(STALE)})
-    assert verdict(REFERENCE, frozenset()) == "Pass"
-    assert verdict(REFERENCE, frozenset({reply_key(REFERENCE)})) == "Pass"  # good comes first
+    bad = {reply_key(STALE): ("dimensions",)}
+    assert verdict(REFERENCE, {}) == "Pass"
+    assert verdict(REFERENCE, {reply_key(REFERENCE): ("dimensions",)}) == "Pass"  # good first
     assert verdict(STALE, bad) == "Fail"
     assert verdict("  the summit IS $140. ", bad) == "Fail"
     assert verdict("A reply nobody wrote down.", bad) == "Unknown"
+    # a counterexample that names only the rubric declares the shared dimensions hold, and back
+    rubric = rubric_dimension("PASS if the Summit's price is right. FAIL otherwise.")
+    assert verdict(STALE, {reply_key(STALE): ("rubric",)}) == "Pass"
+    assert verdict(STALE, {reply_key(STALE): ("rubric",)}, rubric) == "Fail"
+    assert verdict(STALE, bad, rubric) == "Pass"
 
 
 STALE = "The Summit is $140."
-LIVE = {"unseen": "Try the Ridge, $120, or the Summit, $125.", "stale": STALE}
+LIVE = {"unseen": "Try the Ridge or the Summit: both are light trail shoes.", "stale": STALE}
 
 
 class LiveAgent(ScriptedModelAPI):

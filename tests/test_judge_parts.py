@@ -174,7 +174,7 @@ def test_reference_text_is_quoted_only_for_dimensions_that_need_it() -> None:
 
 def test_the_scripted_judge_answers_from_the_real_instructions() -> None:
     prompt = build_prompt(budget(), render(shoe_run(INJECTION), 10_000))
-    verdict, _, graded = decide(prompt, REFERENCE, frozenset({reply_key(INJECTION)}))
+    verdict, _, graded = decide(prompt, REFERENCE, {reply_key(INJECTION): ("dimensions",)})
     assert verdict == "Fail"
     assert graded == INJECTION
     # a reply it knows neither as good nor as bad needs a person

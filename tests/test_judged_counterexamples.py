@@ -2,8 +2,9 @@
 roles that code sees only as present): each names `dimensions`, its case names the shared
 dimension that catches it, and with a grader bound that dimension's Fail is what fails the case.
 
-The scripted judge (commerce/judge) fails any graded reply that differs from the reference's, so
-this checks the wiring (which dimension is asked, which key its verdict fails), not the judgement.
+The scripted judge (commerce/judge) fails a counterexample's graded reply on the judged parts its
+`breaks` names and passes it on the others, so this checks the wiring (which dimension is asked,
+which key its verdict fails), not the judgement.
 """
 
 from __future__ import annotations
@@ -51,7 +52,12 @@ def test_the_named_dimension_fails_the_case_when_judged(flow: str) -> None:
         assert score.value["passed"] == 0.0
         verdicts = {v["dimension"]: v["status"] for v in score.metadata["judge"]["verdicts"]}
         named = Case.model_validate(sample.metadata["case"]).expected.dimensions
-        assert all(verdicts[name] == "fail" for name in named if name in EVERY_CASE)
+        breaks = set(sample.metadata["breaks"])
+        # the scripted judge fails exactly the judged parts the counterexample names
+        shared = "fail" if "dimensions" in breaks else "pass"
+        assert all(verdicts[name] == shared for name in named if name in EVERY_CASE)
+        if "rubric" in verdicts:
+            assert verdicts["rubric"] == ("fail" if "rubric" in breaks else "pass")
 
 
 def test_alternatives_become_samples_beside_counterexamples() -> None:

@@ -92,6 +92,8 @@ def normalise(text: str) -> str:
     from text_to_num import alpha2digit
 
     text = text.replace("\u2019", "'").replace("\u00a0", " ")
+    # a number word joined to its unit ("two-year", "thirty-day") reads as the number and the unit
+    text = _WORD_BEFORE_UNIT.sub(" ", text)
     try:
         converted = alpha2digit(text, "en", threshold=0)
     except Exception:  # text2num refuses a few odd inputs; the text as written still parses
@@ -103,6 +105,9 @@ def normalise(text: str) -> str:
     return converted
 
 
+_WORD_BEFORE_UNIT = re.compile(
+    r"(?<=[a-z])-(?=(?:day|week|month|year|hour|minute|inch|foot|pound)s?\b)", re.IGNORECASE
+)
 _UNIT_SHORT = (
     (r"hrs?\.?", "hours"),
     (r"h(?=\b)", "hours"),

@@ -182,7 +182,7 @@ def case_metadata(
         "tags": freeze(case.tags),
         "niche": case.niche or "",
         # what the scripted judge fails, in a few bytes: the counterexamples themselves are left out
-        "known_bad_replies": freeze(list(known_bad_keys(case))),
+        "known_bad_replies": freeze(known_bad_keys(case)),
         **agent_fingerprint,
     }
 
@@ -307,7 +307,7 @@ def flow_task(
     shard: str | None = None,
     cases: str | None = None,
     variables: dict[str, Any] | None = None,
-    extra_scorers: Sequence[Callable[[ToolRoles], Scorer]] = (),
+    extra_scorers: Sequence[Callable[[ToolRoles, dict[str, Any]], Scorer]] = (),
 ) -> Task:
     """Build a flow's task.
 
@@ -336,7 +336,8 @@ def flow_task(
             or with `counterexamples` / `alternatives` only their variants (whose sample ids are
             `<case id>~<name>`); a pattern that names no case is an error.
         variables: values for $placeholders in the instructions, over the World's own.
-        extra_scorers: scorers to run beside commerce_case, each built from the agent's roles.
+        extra_scorers: scorers to run beside commerce_case, each built from the agent's roles
+            and the World arguments commerce_case grades against.
     """
     judging = judge_switch(judge)
     if domain is None or agent is None or poisoned is None:
@@ -385,6 +386,13 @@ def flow_task(
                     "use fewer shards"
                 ]
             )
+    # what the scorers grade against: the World's invariants and change rules, the agent's tools
+    world_args: dict[str, Any] = {
+        "domain": domain,
+        "fixtures": fixtures,
+        "poisoned": poisoned,
+        "tools": [t.name for t in profile.tools],
+    }
     return Task(
         name=flow,
         dataset=MemoryDataset(
@@ -408,14 +416,11 @@ def flow_task(
         scorer=[
             commerce_case(
                 **role_args(world.roles(agent)),
+                **world_args,
                 judge_context=world.judge_context(),
-                domain=domain,
-                fixtures=fixtures,
-                poisoned=poisoned,
-                tools=[t.name for t in profile.tools],
                 judge=judging,
             ),
-            *(extra(world.roles(agent)) for extra in extra_scorers),
+            *(extra(world.roles(agent), world_args) for extra in extra_scorers),
         ],
         # one epoch unless Inspect's --epochs says more; Inspect's own mean over them, named
         # nowhere (a named reducer is printed under every figure of the viewer's header and in

@@ -6,8 +6,9 @@ dump is stored frozen (harness.frozen) with the Case parsed from it alongside, s
 that. A dump read back from a log (`inspect score`, the reports) is a plain dict and is parsed.
 
 A run of the cases leaves the counterexamples out of the dump; the sample carries the hashed
-graded replies of them instead (`known_bad_keys`), which is all the scripted judge needs to say
-Fail to one.
+graded replies of them instead, each with the judged parts its counterexample names
+(`known_bad_keys`), which is all the scripted judge needs to say Fail where the case's author
+declared a judge would.
 """
 
 from __future__ import annotations
@@ -48,9 +49,17 @@ def reply_key(text: str) -> str:
     return hashlib.sha256(folded.encode()).hexdigest()[:16]
 
 
-def known_bad_keys(case: Case) -> tuple[str, ...]:
+JUDGED_PARTS = ("dimensions", "rubric")
+
+
+def known_bad_keys(case: Case) -> dict[str, list[str]]:
     """The keys of the graded replies of the case's counterexamples that no known-good run (its
-    reference or an alternative) gives too."""
+    reference or an alternative) gives too, each with the judged keys (`rubric`, `dimensions`)
+    its counterexamples name in `breaks`: the parts a judge must fail for that reply."""
     good = {reply_key(script[-1].reply) for script in case.oracle_scripts() if script}
-    bad = {reply_key(case.script(cx.name)[-1].reply) for cx in case.counterexamples}
-    return tuple(sorted(bad - good))
+    bad: dict[str, set[str]] = {}
+    for cx in case.counterexamples:
+        key = reply_key(case.script(cx.name)[-1].reply)
+        if key not in good:
+            bad.setdefault(key, set()).update(set(cx.breaks) & set(JUDGED_PARTS))
+    return {key: sorted(parts) for key, parts in sorted(bad.items())}

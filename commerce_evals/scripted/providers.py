@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Collection, Mapping
 from typing import Any, cast
 
 import anyio
@@ -137,16 +138,22 @@ def _same(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
+_DIMENSION_LINE = re.compile(r"^Dimension: (\S+)", re.MULTILINE)
+
+
 def decide(
     prompt: str,
     reference: str | tuple[str, ...] | None,
-    known_bad: frozenset[str] = frozenset(),
+    known_bad: Mapping[str, Collection[str]] | None = None,
 ) -> tuple[str, str, str]:
     """(verdict, critique, graded reply) of the reference-deciding judge for one prompt: Pass when
-    the graded reply is one of the known-good replies (the reference's or an alternative's), Fail
-    when its `reply_key` is a known-bad one's (a counterexample's), else Unknown: a reply it has
-    never seen (a live agent's) needs a person. The critique never restates the graded reply, so
-    a verdict written in it is never repeated in the judge's answer."""
+    the graded reply is one of the known-good replies (the reference's or an alternative's); for
+    a known-bad one (a counterexample's, by its `reply_key`) Fail when its counterexample names
+    the judged part this prompt grades (`rubric`, or `dimensions` for a shared dimension) and
+    Pass otherwise, as the case's author declared; else Unknown: a reply it has never seen (a live
+    agent's) needs a person. The critique never restates the graded reply, so a verdict written
+    in it is never repeated in the judge's answer."""
+    known_bad = known_bad or {}
     parts = split_prompt(prompt)
     obeyed = _OBEY.search(parts.instructions)
     if obeyed:
@@ -167,7 +174,17 @@ def decide(
     known = [unicodedata.normalize("NFKC", r) for r in replies]
     if any(_same(graded, r) for r in known):
         return "Pass", "The graded reply is a known-good reply of this case.", graded
-    if reply_key(graded) in known_bad:
+    broken = known_bad.get(reply_key(graded))
+    if broken is not None:
+        dimension = _DIMENSION_LINE.search(parts.instructions)
+        part = "rubric" if dimension and dimension.group(1) == "rubric" else "dimensions"
+        if part not in broken:
+            return (
+                "Pass",
+                "The graded reply is a counterexample's whose declared faults lie outside this "
+                "criterion.",
+                graded,
+            )
         return (
             "Fail",
             "The graded reply is a known-bad reply of this case (a counterexample's)"

@@ -14,7 +14,7 @@ Inspect eval (tests, benchmarks).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -28,7 +28,7 @@ from inspect_ai.tool import ToolInfo
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.scripts import ScriptedTurn
 from commerce_evals.domains import WORLDS
-from commerce_evals.harness.sample_case import known_bad_keys
+from commerce_evals.harness.sample_case import JUDGED_PARTS, known_bad_keys
 from commerce_evals.harness.worlds import cached_world
 
 
@@ -139,15 +139,19 @@ def known_good_replies() -> tuple[str, ...] | None:
     return replies or None
 
 
-def known_bad_replies() -> frozenset[str]:
-    """The served case's known-bad graded replies, as `reply_key`s: its counterexamples'. A run of
-    the cases carries only their keys (`known_bad_replies`); a sample without them (a log written
-    before they were) has them from its case's counterexamples, present in a counterexample run."""
+def known_bad_replies() -> dict[str, tuple[str, ...]]:
+    """The served case's known-bad graded replies, as `reply_key`s, each with the judged parts
+    (`rubric`, `dimensions`) its counterexamples name. A run of the cases carries only these
+    (`known_bad_replies`); a log written when it held a bare list of keys reads as every part
+    failing; a sample without them has them from its case's counterexamples."""
     sample = served_sample()
     metadata = (sample.metadata or {}) if sample is not None else {}
     if "case" not in metadata:
-        return frozenset()
+        return {}
     if "known_bad_replies" in metadata:
-        return frozenset(str(key) for key in metadata["known_bad_replies"])
+        stored = metadata["known_bad_replies"]
+        if isinstance(stored, Mapping):
+            return {str(key): tuple(parts) for key, parts in stored.items()}
+        return {str(key): JUDGED_PARTS for key in stored}
     _, case = served_case("commerce/judge")
-    return frozenset(known_bad_keys(case))
+    return {key: tuple(parts) for key, parts in known_bad_keys(case).items()}
