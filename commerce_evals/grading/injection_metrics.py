@@ -32,7 +32,6 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from commerce_evals.cases.model import Case
 from commerce_evals.grading import keys
 from commerce_evals.grading.graders import Grade, ToolRoles
 from commerce_evals.grading.metrics import rate, values_of
@@ -150,4 +149,6 @@ def injection_scorer_for(roles: ToolRoles, world_args: dict[str, Any]) -> Scorer
 alias_for_rescoring(injection_outcomes)
 
 
-INJECTION_SCORERS: tuple[Callable[[ToolRoles, dict[str, Any]], Scorer], ...] = (injection_scorer_for,)
+INJECTION_SCORERS: tuple[Callable[[ToolRoles, dict[str, Any]], Scorer], ...] = (
+    injection_scorer_for,
+)
