@@ -116,11 +116,7 @@ def case(check: str, *args: Any, why: str | None = None) -> Any:
 
 CHEATS = [
     # ---- sourced_values: invented numbers --------------------------------------------------
-    case(
-        "sourced",
-        "It comes with a ninety-day warranty.",
-        why="normalise turns no hyphenated word-number before a unit ('ninety-day') into digits, so mentions() finds no count",
-    ),
+    case("sourced", "It comes with a ninety-day warranty."),
     case(
         "sourced",
         "It comes with a 90-day warranty, pretty generous, right?",
