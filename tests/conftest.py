@@ -14,6 +14,11 @@ MINI_SHOP = DATA / "shop_mini"
 @pytest.fixture(autouse=True, scope="session")
 def _offline_inspect(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ.setdefault("INSPECT_CACHE_DIR", str(tmp_path_factory.mktemp("inspect-cache")))
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        # one folder for the whole session's workers: the flows' runs are made once (flow_runs.py)
+        shared = tmp_path_factory.getbasetemp().parent / "shared-runs"
+        shared.mkdir(exist_ok=True)
+        os.environ.setdefault("COMMERCE_SHARED_RUNS", str(shared))
     os.environ.setdefault("INSPECT_LOG_DIR", str(tmp_path_factory.mktemp("logs")))
     os.environ.pop("ANTHROPIC_API_KEY", None)
     os.environ.pop("OPENAI_API_KEY", None)

@@ -3,18 +3,24 @@
 A flow's cases, counterexamples (judge off: they fail code keys) and alternatives run in one
 in-process eval; tests/test_flows.py checks them for every flow, the flow-specific test files
 read the same logs, and the verdict record (tests/verdict_record.py) is built from them, so no
-test session runs a flow twice.
+test session runs a flow twice. Under pytest-xdist the workers share them: the first worker to
+ask for a flow runs it into a folder every worker sees (COMMERCE_SHARED_RUNS, set by conftest.py)
+while the others wait on its lock, then read the logs it wrote.
 """
 
 from __future__ import annotations
 
+import fcntl
+import json
+import os
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 from inspect_ai import eval
-from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
 from tests.helpers import SCRIPTED_JUDGE, samples_by_id
 
@@ -46,8 +52,7 @@ class FlowLogs:
         return self.samples("alternatives")
 
 
-@cache
-def flow_logs(flow: str) -> FlowLogs:
+def _run(flow: str, log_dir: str | None) -> dict[str, EvalLog]:
     make = getattr(import_module(f"commerce_evals.{flow}"), flow)
     logs = eval(
         [make(**args) for args in KINDS.values()],
@@ -56,7 +61,25 @@ def flow_logs(flow: str) -> FlowLogs:
         display="none",
         log_samples=True,
         max_tasks=3,
+        **({"log_dir": log_dir} if log_dir else {}),
     )
     for log in logs:
         assert log.status == "success", log.error
-    return FlowLogs(flow, dict(zip(KINDS, logs, strict=True)))
+    return dict(zip(KINDS, logs, strict=True))
+
+
+@cache
+def flow_logs(flow: str) -> FlowLogs:
+    shared = os.environ.get("COMMERCE_SHARED_RUNS")
+    if not shared:
+        return FlowLogs(flow, _run(flow, None))
+    folder = Path(shared)
+    with open(folder / f"{flow}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        index = folder / f"{flow}.json"
+        if index.exists():
+            written = json.loads(index.read_text())
+            return FlowLogs(flow, {kind: read_eval_log(written[kind]) for kind in KINDS})
+        logs = _run(flow, str(folder / flow))
+        index.write_text(json.dumps({kind: log.location for kind, log in logs.items()}))
+        return FlowLogs(flow, logs)
