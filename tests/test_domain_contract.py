@@ -153,6 +153,12 @@ def test_a_handler_that_cannot_be_a_schema_is_refused() -> None:
                 qeury: What to look for.
             """
 
+    with pytest.raises(ToolDeclarationError, match=r"arguments \['query'\] need a description"):
+
+        @tool()
+        def tool_mute(self: Any, query: str) -> None:
+            """Look."""
+
     with pytest.raises(ToolDeclarationError, match="tools offered twice"):
         toolset(Probe.tool_ok, Probe.tool_ok)
 

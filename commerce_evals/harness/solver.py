@@ -3,9 +3,7 @@ sandbox (harness/sandbox.py), which records the Run."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
-from string import Template
 from typing import Any
 
 from inspect_ai.model import (
@@ -20,67 +18,40 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolCall, ToolCallError, ToolDef
 
-from commerce_evals.domains.base import AgentProfile, Session, World
-from commerce_evals.grading.graders import tables_read
-from commerce_evals.harness.chain import start_session
 from commerce_evals.harness.inspect_tools import inspect_tools, settle
-from commerce_evals.harness.run_record import record_run
-from commerce_evals.harness.sample_case import case_of
+from commerce_evals.harness.sample_run import AgentSetup, sample_run
 from commerce_evals.harness.sandbox import Sandbox
 from commerce_evals.harness.task_args import DEFAULT_MAX_CALLS_PER_TURN, DEFAULT_MAX_ROUNDS
-from commerce_evals.harness.turns import Conversation, play
-
-# Placeholders the session fills (flow.check_placeholders knows them besides the World's).
-SESSION_VARIABLES = ("memory",)
-
-
-def render_instructions(template: str, variables: dict[str, Any], session: Session) -> str:
-    """Every placeholder was checked when the task loaded, so a missing one here is a bug.
-
-    Interned: the prompt of a case is the same text every epoch, and Inspect keeps a sample's
-    messages referenced until the run ends; one string object instead of one per sample."""
-    return sys.intern(Template(template).substitute(variables, memory=session.context()).strip())
+from commerce_evals.harness.turns import play
 
 
 @solver
-def commerce_agent(
-    world: World,
-    agent: AgentProfile,
-    instructions: str,
-    variables: dict[str, Any],
-    max_rounds: int = DEFAULT_MAX_ROUNDS,
-    max_calls_per_turn: int = DEFAULT_MAX_CALLS_PER_TURN,
-) -> Solver:
+def commerce_agent(setup: AgentSetup, max_rounds: int = DEFAULT_MAX_ROUNDS) -> Solver:
     """Run every turn of the case: user message, then model and tools until a reply or a turn end.
 
     `max_rounds` caps model calls per turn exactly: the turn stops after that many, with no extra
-    call made and thrown away. `max_calls_per_turn` caps the tool calls run in a turn: the calls
+    call made and thrown away. The setup's cap on tool calls per turn is the sandbox's: the calls
     past it are answered as not run and the turn ends with a `call_cap` turn end that counts them.
     """
-    limits = TurnLimits(rounds=max_rounds, calls=max_calls_per_turn)
+    limits = TurnLimits(rounds=max_rounds, calls=setup.max_calls_per_turn)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        case = case_of(state.metadata)
-        if case.skip:
-            return state
-        session = start_session(world, agent.tools, case, state.metadata.get("chain"))
-        sandbox = Sandbox(session, agent.tools, limits.calls)
-        tools = inspect_tools(sandbox)
-        messages: list[ChatMessage] = [
-            ChatMessageSystem(content=render_instructions(instructions, variables, session))
-        ]
-        model = get_model()
+        async with sample_run(state, setup) as sample:
+            if sample is None:
+                return state
+            sandbox = sample.sandbox
+            tools = inspect_tools(sandbox)
+            messages: list[ChatMessage] = [ChatMessageSystem(content=sample.instructions)]
+            model = get_model()
 
-        async def agent_turn() -> None:
-            messages.append(ChatMessageUser(content=sandbox.turn.user))
-            await _run_turn(model, messages, tools, sandbox, limits, state)
+            async def agent_turn() -> None:
+                messages.append(ChatMessageUser(content=sandbox.turn.user))
+                await _run_turn(model, messages, tools, sandbox, limits, state)
 
-        try:
-            await play(Conversation(case, sandbox.run), sandbox, agent_turn)
-        finally:
-            kept = tables_read(case.expected, world.key_tables) | world.invariants.tables()
-            record_run(state, sandbox.finish(kept))
-            state.messages = messages
+            try:
+                await play(sample.conversation, sandbox, agent_turn)
+            finally:
+                state.messages = messages
         return state
 
     return solve
