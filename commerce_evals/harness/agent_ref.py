@@ -93,7 +93,7 @@ def load_agent(value: str) -> AgentRef:
     where, sep, name = value.strip().rpartition("@")
     if not sep or not where or not name:
         raise _fail(value, HOW)
-    is_file = where.endswith(".py") or "/" in where or "\\" in where
+    is_file = where.endswith(".py") or "/" in where or "\\" in where or Path(where).exists()
     module = _import_file(value, Path(where)) if is_file else _import_module(value, where)
     factory = getattr(module, name, None)
     agents = sorted(n for n, v in vars(module).items() if _is_agent_factory(v))
