@@ -3,8 +3,8 @@ conversation tells the sandbox that its tools cannot (the replies, the calls Ins
 
 A tool learns which call it serves from the ToolEvent Inspect opens, pending, just before it runs
 the tool (Inspect hands a tool its arguments only). The tools run one at a time (`parallel` off),
-in the model's order, so there is exactly one such event: the call's id and arguments as the
-model made them.
+in the model's order, so there is exactly one such event. An agent framework that runs the tools
+itself (behind Inspect's bridge) names the call with `serving_call`.
 
 `settle` reads the assistant messages of a conversation after their calls ran: each message's
 text is a reply, placed before the calls it came with; a call the sandbox never saw was refused
@@ -16,6 +16,9 @@ an Inspect agent's turn is settled when the agent returns.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
@@ -35,8 +38,28 @@ def tool_params(spec: ToolSpec) -> ToolParams:
     return ToolParams.model_validate(spec.parameters)
 
 
-def _current_call(tool: str) -> ToolEvent:
-    """The pending ToolEvent of the call Inspect is running now (see the module's docstring)."""
+# The id of a call a tool is run for from outside Inspect's tool execution: an agent framework
+# behind Inspect's bridge runs its own tools and knows its call ids (see `serving_call`).
+_SERVING: ContextVar[str | None] = ContextVar("commerce_serving_call", default=None)
+
+
+@contextmanager
+def serving_call(call_id: str) -> Iterator[None]:
+    """Run a sandbox tool (`ToolDef.tool`) for a call made outside Inspect's tool execution: an
+    agent framework's own call, whose id it gives (commerce_evals/bridge/)."""
+    token = _SERVING.set(call_id)
+    try:
+        yield
+    finally:
+        _SERVING.reset(token)
+
+
+def _current_call_id(tool: str) -> str:
+    """The id of the call a tool serves: the framework's (`serving_call`), or the one of the
+    pending ToolEvent of the call Inspect is running now (see the module's docstring)."""
+    served = _SERVING.get()
+    if served is not None:
+        return served
     pending = [
         e
         for e in transcript().pending_events
@@ -47,7 +70,7 @@ def _current_call(tool: str) -> ToolEvent:
             f"tool {tool!r} ran with {len(pending)} pending calls of it in the transcript: "
             "the sandbox cannot tell which call it serves (a harness bug, not the agent's)"
         )
-    return pending[0]
+    return pending[0].id
 
 
 def inspect_tools(sandbox: Sandbox) -> list[ToolDef]:
@@ -56,9 +79,8 @@ def inspect_tools(sandbox: Sandbox) -> list[ToolDef]:
 
     def make(spec: ToolSpec) -> ToolDef:
         async def execute(**kwargs: Any) -> str:
-            call = _current_call(spec.name)
             try:
-                answer = sandbox.call(spec.name, kwargs, call.id)
+                answer = sandbox.call(spec.name, kwargs, _current_call_id(spec.name))
             except CallNotRun as not_run:
                 raise ToolError(str(not_run)) from None
             return json.dumps(answer, default=str)

@@ -15,7 +15,10 @@ before them, where the agent said it.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
+
+from jsonschema import Draft7Validator
 
 from commerce_evals.domains.base import Session
 from commerce_evals.domains.tooling import ToolSpec
@@ -28,6 +31,21 @@ from commerce_evals.harness.events import (
     Turn,
     TurnEndEvent,
 )
+
+
+@lru_cache(maxsize=512)
+def _validator(spec: ToolSpec) -> Draft7Validator:
+    return Draft7Validator(spec.parameters)
+
+
+def argument_problem(spec: ToolSpec, args: dict[str, Any]) -> str | None:
+    """Why `args` do not fit the tool's schema (None: they do)."""
+    errors = sorted(_validator(spec).iter_errors(args), key=lambda e: list(e.path))
+    if not errors:
+        return None
+    where = ".".join(str(p) for p in errors[0].path)
+    at = f"{where}: " if where else ""
+    return f"the arguments do not fit the tool's schema: {at}{errors[0].message}"
 
 
 class CallNotRun(Exception):
@@ -129,10 +147,13 @@ class Sandbox:
                 f"Not executed: this turn reached its limit of {self.max_calls_per_turn} tool calls."
             )
         spec = self._by_name.get(tool)
-        if spec is None:
-            reason = f"Tool {tool} not found"
+        reason = f"Tool {tool} not found" if spec is None else argument_problem(spec, args)
+        if reason is not None:
+            # Inspect refuses these before a tool runs; a caller that is not Inspect (an MCP
+            # client, a framework's own tool call) meets the same refusal here
             self.refused(call_id, tool, args, reason)
             raise CallNotRun(reason)
+        assert spec is not None
         self._made += 1
         self.turn.events.append(ToolCallEvent(call_id=call_id, tool=tool, args=dict(args)))
         answer = self.session.call(spec, args, call_id)
