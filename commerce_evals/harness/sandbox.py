@@ -217,9 +217,16 @@ class Sandbox:
 
     def finish(self, kept: set[str]) -> Run:
         """The Run as graded: the tables after the last turn, and of both snapshots only the
-        tables that changed and those the graders read (`kept`)."""
+        tables that changed and those the graders read (`kept`). The sandbox is done."""
         if self._open:
             self.end_turn()
         self.run.end = self.session.snapshot()
         self.run.keep_for_grading(kept)
         return self.run
+
+    def run_so_far(self, kept: set[str]) -> Run:
+        """The Run as `finish` would give it now, as a copy: the sandbox goes on."""
+        run = self.run.model_copy(deep=True)
+        run.end = self.session.snapshot()
+        run.keep_for_grading(kept)
+        return run

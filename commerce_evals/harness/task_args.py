@@ -91,6 +91,7 @@ ARGUMENTS: dict[str, Argument] = {
     "shard": Argument(str, "this machine's part of a sweep, i/n", form=canonical_shard),
     "agent": Argument(str, "an Inspect agent, FILE.py@NAME (an @agent factory)"),
     "tools": Argument(str, "a file of tool descriptions", path="file"),
+    "recorded": Argument(str, "a run file or folder (commerce-evals serve)", path="file or folder"),
 }
 
 # model calls allowed per turn when a task is not told (the solver's default too)
@@ -269,6 +270,8 @@ class FlowArguments:
     agent: str | None = None
     # a file of the team's own tool descriptions (harness/tool_descriptions.py)
     tools: str | None = None
+    # run files an agent outside Inspect made (commerce-evals serve): grade them, run nothing
+    recorded: str | None = None
 
 
 def flow_signature() -> inspect.Signature:
