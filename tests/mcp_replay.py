@@ -23,7 +23,9 @@ def _ok(result: Any) -> bool:
         return False
 
 
-async def replay(client: Client, case: Case, turn_ending: frozenset[str], variant: str | None = None) -> list[str]:
+async def replay(
+    client: Client, case: Case, turn_ending: frozenset[str], variant: str | None = None
+) -> list[str]:
     """Play the script; the person's messages the server sent, in order."""
     heard = [(await client.call_tool("read_message", {})).content[0].text]
     for turn in case.script(variant):
