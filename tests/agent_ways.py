@@ -62,11 +62,13 @@ def runs_of(log: EvalLog) -> dict[str, Run]:
 
 @cache
 def conversation_case(flow: str) -> str:
-    """One case of the flow to run each way on: its first case with a customer (several turns,
-    the customer answering what the agent replies)."""
+    """One case of the flow to run each way on: its first case whose customer answers the agent
+    at least once (several turns, the customer answering what the agent replies), else its first
+    case of several scripted turns."""
     cases = load_cases(dataset_paths(flow, None))
-    with_customer = [c.id for c in cases if c.customer is not None]
-    return with_customer[0] if with_customer else cases[0].id
+    talks = [c.id for c in cases if c.customer is not None and len(c.reference or []) >= 2]
+    scripted = [c.id for c in cases if len(c.turns) >= 2]
+    return (talks or scripted or [cases[0].id])[0]
 
 
 OTHER_FLOWS = [flow for flow in FLOWS if flow != "discovery"]

@@ -11,11 +11,15 @@ such a case needs review). It prints the score's explanation and the log to open
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from commerce_evals.cases.errors import InputError
 from commerce_evals.cli.commands._output import EXIT_FAILED, die
+
+if TYPE_CHECKING:
+    from inspect_ai import Task
 
 
 def grade_command(
@@ -39,17 +43,27 @@ def grade_command(
 
     if not run.is_file():
         die(f"{run}: no such run file")
-    record = read_run_file(run)
+    try:
+        record = read_run_file(run)
+    except InputError as err:
+        die(str(err))
     if case is not None and case != record.case:
         die(f"{run}: a run of case {record.case}, not of --case {case}")
     if record.flow not in FLOWS:
         die(f"{run}: flow: no flow {record.flow!r}; flows: {', '.join(FLOWS)}")
-    task = getattr(import_module(f"commerce_evals.{record.flow}"), record.flow)(
-        recorded=str(run),
-        dataset=record.dataset,
-        fixtures=record.fixtures,
-        poisoned=record.poisoned,
-    )
+
+    def task_of() -> Task:
+        return getattr(import_module(f"commerce_evals.{record.flow}"), record.flow)(
+            recorded=str(run),
+            dataset=record.dataset,
+            fixtures=record.fixtures,
+            poisoned=record.poisoned,
+        )
+
+    try:
+        task = task_of()
+    except InputError as err:  # the case changed since the run, or another fixtures folder
+        die(str(err))
     [log] = inspect_eval(
         task,
         model="none",

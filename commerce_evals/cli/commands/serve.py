@@ -16,6 +16,7 @@ from typing import Annotated
 
 import typer
 
+from commerce_evals.cases.errors import InputError
 from commerce_evals.cli.commands._output import die
 from commerce_evals.harness.task_args import DEFAULT_MAX_CALLS_PER_TURN
 
@@ -64,17 +65,20 @@ def serve_command(
         from commerce_evals.serving.mcp_server import serve_http, serve_stdio
     except ImportError as err:
         die(f"serve needs the mcp package ({err}); pip install 'commerce-evals[mcp]'")
-    served = serve_case(
-        flow,
-        case,
-        record or Path("runs") / f"{case}.json",
-        agent=agent,
-        dataset=str(dataset) if dataset else None,
-        fixtures=str(fixtures) if fixtures else None,
-        instructions=str(instructions) if instructions else None,
-        tools=str(tools) if tools else None,
-        max_calls_per_turn=max_calls_per_turn,
-    )
+    try:
+        served = serve_case(
+            flow,
+            case,
+            record or Path("runs") / f"{case}.json",
+            agent=agent,
+            dataset=str(dataset) if dataset else None,
+            fixtures=str(fixtures) if fixtures else None,
+            instructions=str(instructions) if instructions else None,
+            tools=str(tools) if tools else None,
+            max_calls_per_turn=max_calls_per_turn,
+        )
+    except InputError as err:  # a case, tools or fixtures file that does not serve
+        die(str(err))
     where = "stdio" if http is None else f"http://127.0.0.1:{http}/mcp"
     sys.stderr.write(
         f"serving {served.case.id} ({flow}) on {where}; the run goes to {served.record}\n"
