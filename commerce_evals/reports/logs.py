@@ -548,9 +548,7 @@ def results_by_model(logs: Sequence[tuple[Path | Location, EvalLog]]) -> dict[st
     two logs: the newer log wins)."""
     runs: dict[str, RunResults] = {}
     for path, log in sorted(logs, key=lambda item: item[1].eval.created):
-        key = run_key(
-            log.eval.model, _role_model(log, "customer"), agent_label(log.eval.metadata)
-        )
+        key = run_key(log.eval.model, _role_model(log, "customer"), agent_label(log.eval.metadata))
         run = runs.setdefault(key, RunResults(key, [], {}))
         run.logs.append(log_info(path, log))
         run.cases.update(case_results(path, log))
