@@ -761,6 +761,9 @@ TYPES = {
     "judge": bool,
     "shard": str,
     "cases": str,
+    "agent": str,
+    "tools": str,
+    "recorded": str,
 }
 
 
