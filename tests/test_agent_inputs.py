@@ -159,3 +159,13 @@ def test_the_cli_prints_one_error_line_and_exits_2(tmp_path: Path) -> None:
         "defines no 'nobody'"
     ), done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_set_run_takes_the_agent_to_every_flow() -> None:
+    from commerce_evals.case_set import case_set_flow
+
+    task = case_set_flow(
+        flow="checkout", set="checkout", agent="examples/agents/react_agent.py@shop_assistant"
+    )
+    assert task.metadata is not None
+    assert task.metadata["agent_under_test"] == "examples/agents/react_agent.py@shop_assistant"
