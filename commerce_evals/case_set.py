@@ -94,6 +94,7 @@ def case_set_flow(
     max_rounds: int | None = None,
     judge: bool | str | None = None,
     shard: str | None = None,
+    agent: str | None = None,
 ) -> Task:
     """One flow's task filtered to the cases of a set, with the set's epochs.
 
@@ -105,12 +106,13 @@ def case_set_flow(
         max_rounds: passed to the flow's task.
         judge: off for a code-only run on purpose (passed to the flow's task).
         shard: `i/n`: only shard i of n of the set's cases in this flow.
+        agent: `FILE.py@NAME`: an Inspect agent instead of the built-in one (passed to the flow).
     """
     run_set = checked_set(set, sets_file)[0]
     function = flow_task_function(flow)
     # every flow task takes FlowArguments; an argument the set run was not given keeps the
     # flow's default
-    given = {"poisoned": poisoned, "max_rounds": max_rounds, "judge": judge}
+    given = {"poisoned": poisoned, "max_rounds": max_rounds, "judge": judge, "agent": agent}
     base = function(**{k: v for k, v in given.items() if v is not None})
     samples = [
         sample
@@ -142,6 +144,7 @@ def case_set(
     max_rounds: int | None = None,
     judge: bool | str | None = None,
     shard: str | None = None,
+    agent: str | None = None,
 ) -> TaskSource:
     """Every flow's part of a set: one case_set_flow task per flow that has cases in it.
 
@@ -152,6 +155,7 @@ def case_set(
         max_rounds: passed to each flow's task.
         judge: off for a code-only run on purpose (passed to each flow's task).
         shard: `i/n`: this machine's shard of the set (flows with no case in it are skipped).
+        agent: `FILE.py@NAME`: an Inspect agent instead of the built-in one, in every flow.
     """
     run_set, cases = checked_set(set, sets_file)
     tasks = []
@@ -166,6 +170,7 @@ def case_set(
                     max_rounds=max_rounds,
                     judge=judge,
                     shard=shard,
+                    agent=agent,
                 )
             )
         except NoCasesInSet as err:  # the flow's task left the set's cases out (poisoned=false)

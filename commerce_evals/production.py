@@ -14,7 +14,6 @@ World's judge context. `commerce-evals trends` reads the verdicts over time.
 
 from __future__ import annotations
 
-import json
 import logging
 from functools import lru_cache
 from pathlib import Path
@@ -22,15 +21,10 @@ from pathlib import Path
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import (
-    ChatMessage,
-    ChatMessageAssistant,
-    ChatMessageTool,
-    ChatMessageUser,
     ModelOutput,
 )
 from inspect_ai.scorer import Score, Scorer, Target, accuracy, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.tool import ToolCall
 from inspect_ai.util import store_as
 
 from commerce_evals.cases.errors import InputError
@@ -38,8 +32,8 @@ from commerce_evals.cases.model import Expected
 from commerce_evals.domains.base import DATASETS
 from commerce_evals.grading.score_metadata import ProductionScoreMetadata
 from commerce_evals.grading.scorer import alias_for_rescoring
-from commerce_evals.harness.events import ReplyEvent, Run, ToolCallEvent, ToolResultEvent, UiEvent
 from commerce_evals.harness.flow_task import cached_world
+from commerce_evals.harness.run_messages import transcript_messages
 from commerce_evals.harness.run_record import RunRecord, logged_run
 from commerce_evals.harness.task_args import TaskArgumentError, checked_arguments
 from commerce_evals.judging import JudgeSettings, judge_case, shared_dimensions
@@ -49,43 +43,6 @@ from commerce_evals.reports.traffic import Conversation, load_traffic
 logger = logging.getLogger(__name__)
 EXAMPLE_TRAFFIC = DATASETS / "production" / "example.jsonl"
 NAN = float("nan")
-
-
-def transcript_messages(run: Run) -> list[ChatMessage]:
-    """The conversation as chat messages, for the transcript view (no model reads them)."""
-    messages: list[ChatMessage] = []
-    for turn in run.turns:
-        messages.append(ChatMessageUser(content=turn.user))
-        pending: list[ToolCall] = []
-        for event in turn.events:
-            if isinstance(event, ToolCallEvent):
-                pending.append(
-                    ToolCall(id=event.call_id, function=event.tool, arguments=event.args)
-                )
-                continue
-            if pending:
-                messages.append(ChatMessageAssistant(content="", tool_calls=pending))
-                pending = []
-            if isinstance(event, ToolResultEvent):
-                body = (
-                    event.data
-                    if event.status == "ok"
-                    else {"status": event.status, "reason": event.reason}
-                )
-                messages.append(
-                    ChatMessageTool(
-                        content=json.dumps(body, default=str),
-                        tool_call_id=event.call_id,
-                        function=event.tool,
-                    )
-                )
-            elif isinstance(event, ReplyEvent):
-                messages.append(ChatMessageAssistant(content=event.text))
-            elif isinstance(event, UiEvent) and isinstance(event.payload.get("message"), str):
-                messages.append(ChatMessageAssistant(content=event.payload["message"]))
-        if pending:
-            messages.append(ChatMessageAssistant(content="", tool_calls=pending))
-    return messages
 
 
 @solver

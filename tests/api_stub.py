@@ -23,7 +23,7 @@ from commerce_evals.cases.model import Case
 from commerce_evals.harness.chain import start_session
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.flow_task import cached_world, flow_task
-from commerce_evals.harness.solver import render_instructions
+from commerce_evals.harness.sample_run import render_instructions
 from commerce_evals.scripted.sample import ReplayScript, served_sample
 
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")

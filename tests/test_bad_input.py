@@ -51,7 +51,7 @@ ROOT = Path(__file__).parent.parent
 MINI_CASES = DATA / "cases" / "mini.yaml"
 CHECKOUT_ARGS = (
     "dataset, fixtures, instructions, poisoned, counterexamples, alternatives, max_rounds, "
-    "max_calls_per_turn, judge, shard, cases"
+    "max_calls_per_turn, judge, shard, cases, agent, tools, recorded"
 )
 EXAMPLE_TRAFFIC = ROOT / "datasets" / "production" / "example.jsonl"
 GOOD_LINE = EXAMPLE_TRAFFIC.read_bytes().splitlines()[0]
@@ -761,6 +761,9 @@ TYPES = {
     "judge": bool,
     "shard": str,
     "cases": str,
+    "agent": str,
+    "tools": str,
+    "recorded": str,
 }
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, ClassVar, get_type_hints
 
 import pytest
-from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageTool
+from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageTool, execute_tools
 from inspect_ai.tool import ToolCall, ToolParams
 from inspect_ai.tool._tool_info import parse_tool_info
 
@@ -33,7 +33,8 @@ from commerce_evals.domains.tooling import (
     toolset,
 )
 from commerce_evals.harness.events import Snapshot, ToolResultEvent
-from commerce_evals.harness.solver import _PendingCalls, _unexecuted, build_tools, execute_round
+from commerce_evals.harness.inspect_tools import inspect_tools, settle
+from commerce_evals.harness.sandbox import Sandbox
 
 OFFERED = [
     (domain, agent, spec)
@@ -152,6 +153,12 @@ def test_a_handler_that_cannot_be_a_schema_is_refused() -> None:
                 qeury: What to look for.
             """
 
+    with pytest.raises(ToolDeclarationError, match=r"arguments \['query'\] need a description"):
+
+        @tool()
+        def tool_mute(self: Any, query: str) -> None:
+            """Look."""
+
     with pytest.raises(ToolDeclarationError, match="tools offered twice"):
         toolset(Probe.tool_ok, Probe.tool_ok)
 
@@ -229,30 +236,29 @@ def test_any_other_exception_is_a_harness_error_naming_the_tool(
     assert not session.drain_events()  # nothing recorded as the agent's
 
 
-def _round(*calls: ToolCall) -> tuple[Probe, _PendingCalls, list[ChatMessage]]:
-    session, pending = Probe(), _PendingCalls()
-    return session, pending, [ChatMessageAssistant(content="", tool_calls=list(calls))]
+def _round(*calls: ToolCall) -> tuple[Sandbox, list[ChatMessage]]:
+    sandbox = Sandbox(Probe(), PROBE_TOOLS, max_calls_per_turn=10)
+    sandbox.begin_turn("probe")
+    return sandbox, [ChatMessageAssistant(content="", tool_calls=list(calls))]
 
 
 def test_through_inspect_arguments_off_the_schema_are_refused_before_the_handler() -> None:
     call = ToolCall(id="c1", function="ok", arguments={"n": "two"})
-    session, pending, messages = _round(call)
-    tools = build_tools(session, PROBE_TOOLS, pending)
-    answers = asyncio.run(execute_round(messages, tools, pending, [call]))
+    sandbox, messages = _round(call)
+    answers = asyncio.run(execute_tools(messages, inspect_tools(sandbox))).messages
     [answer] = [m for m in answers if isinstance(m, ChatMessageTool)]
     assert answer.error is not None  # the model is told, as Inspect tells it
-    assert not session.drain_events()  # the handler never ran
-    [refused] = _unexecuted(answers, pending.done)
-    assert (refused.status, refused.tool) == ("refused", "ok")
+    assert not sandbox.turn.events  # the handler never ran
+    settle(sandbox, [*messages, *answers])
+    [refused] = sandbox.turn.results()
+    assert (refused.status, refused.tool, refused.call_id) == ("refused", "ok", "c1")
 
 
 def test_through_inspect_a_handler_bug_stops_the_sample() -> None:
     call = ToolCall(id="c1", function="buggy", arguments={"n": 1})
-    session, pending, messages = _round(call)
+    sandbox, messages = _round(call)
     with pytest.raises(Exception) as raised:
-        asyncio.run(
-            execute_round(messages, build_tools(session, PROBE_TOOLS, pending), pending, [call])
-        )
+        asyncio.run(execute_tools(messages, inspect_tools(sandbox)))
     errors = [raised.value, *getattr(raised.value, "exceptions", [])]
     assert any(isinstance(e, HarnessError) and "tool 'buggy'" in str(e) for e in errors)
 

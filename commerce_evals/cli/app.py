@@ -76,10 +76,12 @@ COMMANDS: list[str] = [
     "diff",
     "draft",
     "gate",
+    "grade",
     "label",
     "lint",
     "notes",
     "search",
+    "serve",
     "summary",
     "trends",
 ]

@@ -134,7 +134,7 @@ def build_spec(
         if param.name not in hints:
             raise ToolDeclarationError(f"{where}: argument {param.name!r} needs a type hint")
         schema = json_type(hints[param.name], f"{where}({param.name})")
-        if param.name in arg_docs and arg_docs[param.name]:
+        if arg_docs.get(param.name):
             schema["description"] = arg_docs[param.name]
         properties[param.name] = schema
         if param.default is param.empty:
@@ -142,6 +142,13 @@ def build_spec(
     unknown = sorted(set(arg_docs) - set(properties))
     if unknown:
         raise ToolDeclarationError(f"{where}: the docstring describes no such arguments {unknown}")
+    undescribed = [name for name, schema in properties.items() if "description" not in schema]
+    if undescribed:
+        # Inspect refuses a tool with an undescribed argument (an agent of its own, such as
+        # react(), turns every ToolDef into a Tool and checks), and a model is owed the words
+        raise ToolDeclarationError(
+            f"{where}: arguments {undescribed} need a description in the docstring's Args:"
+        )
     if skill_arg is not None and skill_arg not in properties:
         raise ToolDeclarationError(f"{where}: loads_skill names no argument {skill_arg!r}")
     description = text(

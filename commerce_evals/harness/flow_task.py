@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from difflib import get_close_matches
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -15,6 +16,7 @@ from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import HeadlineMetric
 from inspect_ai.scorer import Scorer
+from inspect_ai.solver import Solver
 
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.model import (
@@ -36,16 +38,25 @@ from commerce_evals.domains.base import (
 from commerce_evals.grading.graders import ToolRoles
 from commerce_evals.grading.oracle import oracles
 from commerce_evals.grading.scorer import commerce_case, role_args
+from commerce_evals.harness.agent_ref import AgentRef, load_agent
+from commerce_evals.harness.agent_solver import inspect_agent
 from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.frozen import freeze
+from commerce_evals.harness.recorded import Recorded, load_recorded, recorded_runs
 from commerce_evals.harness.run_end import RunEndSummary  # noqa: F401  (registers the hook)
 from commerce_evals.harness.run_record import keep_run
 from commerce_evals.harness.sample_case import case_json, known_bad_keys
+from commerce_evals.harness.sample_run import SESSION_VARIABLES, AgentSetup
 from commerce_evals.harness.shards import Shard
 from commerce_evals.harness.shards import metadata as shard_metadata
-from commerce_evals.harness.solver import SESSION_VARIABLES, commerce_agent
-from commerce_evals.harness.task_args import DEFAULT_MAX_CALLS_PER_TURN, DEFAULT_MAX_ROUNDS
+from commerce_evals.harness.solver import commerce_agent
+from commerce_evals.harness.task_args import (
+    DEFAULT_MAX_CALLS_PER_TURN,
+    DEFAULT_MAX_ROUNDS,
+    TaskArgumentError,
+)
+from commerce_evals.harness.tool_descriptions import file_fingerprint, with_descriptions
 from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import check_expected
 
@@ -278,6 +289,58 @@ def selected_cases(cases: list[Case], given: str, flow: str) -> list[Case]:
     return [c for c in cases if any(fnmatchcase(c.id, pattern) for pattern in patterns)]
 
 
+# what `agent_under_test` says of a run of the flow's own tool loop
+BUILT_IN = "built-in"
+
+
+def agent_solver(setup: AgentSetup, ref: AgentRef | None, max_rounds: int) -> Solver:
+    """The built-in loop, or the Inspect agent `-T agent=` names; either way the sandbox records."""
+    if ref is None:
+        return commerce_agent(setup, max_rounds=max_rounds)
+    return inspect_agent(setup, ref, max_rounds=max_rounds)
+
+
+def refuse_beside_recorded(
+    recorded: str, agent: str | None, counterexamples: bool, alternatives: bool
+) -> None:
+    """`-T recorded=` grades runs already made: nothing may run beside it."""
+    beside = [
+        name
+        for name, given in (
+            ("agent", agent is not None),
+            ("counterexamples", counterexamples),
+            ("alternatives", alternatives),
+        )
+        if given
+    ]
+    if beside:
+        raise TaskArgumentError(
+            f"-T recorded={recorded}: grades runs already made, so nothing runs beside it; "
+            f"drop {', '.join('-T ' + name for name in beside)}"
+        )
+
+
+def recorded_fingerprint(runs: dict[str, Recorded]) -> dict[str, str]:
+    """The task's record of the agent side of recorded runs: each hash when every run shares it."""
+
+    def one(values: set[str]) -> str:
+        return values.pop() if len(values) == 1 else "several"
+
+    records = [r.record for r in runs.values()]
+    return {
+        "instructions_sha": one({r.instructions_sha for r in records}),
+        "tools_sha": one({r.tools_sha for r in records}),
+        "agent_under_test": "recorded: " + ", ".join(sorted({r.agent for r in records})),
+    }
+
+
+def tools_file_metadata(tools: str | None) -> dict[str, str]:
+    """The task's record of `-T tools=`: the file and a hash of its text."""
+    if tools is None:
+        return {}
+    return {"tools_file": tools, "tools_file_sha": file_fingerprint(Path(tools))}
+
+
 JUDGE_SWITCH = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
 
 
@@ -291,10 +354,97 @@ def judge_switch(value: bool | str) -> bool:
     return switch
 
 
+@dataclass(frozen=True)
+class FlowParts:
+    """What a flow's agent meets, read and checked as a task loads: the World, the domain's agent
+    (with a team's tool descriptions), the instructions and their values, and the cases with their
+    chains. A flow task is built on them, and so is the MCP server of one case."""
+
+    flow: str
+    domain: str
+    profile: str
+    poisoned: bool
+    fixtures: str | None
+    world: World
+    offered: AgentProfile
+    instructions_path: Path
+    template: str
+    variables: dict[str, Any]
+    sources: list[tuple[Path, Case]]
+    chains: dict[str, Chain]
+    skipped: list[str]  # a line for each file of the case folder that is not read (why)
+
+    def fingerprints(self) -> dict[str, str]:
+        """Hashes of the instructions and of the tools as the model is offered them."""
+        tools = [(t.name, t.description, t.parameters) for t in self.offered.tools]
+        return {"instructions_sha": fingerprint(self.template), "tools_sha": fingerprint(tools)}
+
+    def case(self, case_id: str) -> Case | None:
+        """The flow's case with this id (None: it has none)."""
+        return next((c for _, c in self.sources if c.id == case_id), None)
+
+    def case_ids(self) -> list[str]:
+        return [c.id for _, c in self.sources]
+
+
+def flow_parts(
+    flow: str,
+    domain: str | None = None,
+    profile: str | None = None,
+    dataset: str | None = None,
+    fixtures: str | None = None,
+    instructions: str | None = None,
+    poisoned: bool | None = None,
+    tools: str | None = None,
+    variables: dict[str, Any] | None = None,
+) -> FlowParts:
+    """A flow's parts (see FlowParts); each argument as flow_task() takes it."""
+    if domain is None or profile is None or poisoned is None:
+        spec = FLOWS[flow]
+        domain, profile = domain or spec.domain, profile or spec.agent
+        poisoned = spec.poisoned if poisoned is None else poisoned
+    world = cached_world(domain, fixtures, poisoned)
+    offered = world.agents[profile]
+    if tools is not None:
+        offered = with_descriptions(offered, Path(tools))
+    instructions_path = Path(instructions) if instructions else offered.instructions
+    template = read_text(instructions_path, what="instructions file")
+    variables = {**world.instruction_variables(), **(variables or {})}
+    check_placeholders(template, variables, instructions_path)
+    paths, skipped = dataset_files(flow, dataset)
+    if not paths:
+        raise CaseFileError([f"no case file for flow {flow!r} under {DATASETS}"])
+    for line in skipped:
+        logger.warning(line)
+    sources = load_case_sources(paths, flow)
+    check_flows(sources, flow)
+    if not poisoned:
+        sources = [(p, c) for p, c in sources if not EVAL_ONLY_TAGS & set(c.tags)]
+        if not sources:
+            raise CaseFileError([f"every case of flow {flow!r} needs the poisoned fixtures"])
+    check_cases(sources, world, offered)
+    return FlowParts(
+        flow=flow,
+        domain=domain,
+        profile=profile,
+        poisoned=poisoned,
+        fixtures=fixtures,
+        world=world,
+        offered=offered,
+        instructions_path=instructions_path,
+        template=template,
+        variables=variables,
+        sources=sources,
+        # chains are resolved over every case: a chained case replays its chain in any shard
+        chains=resolve_chains(sources),
+        skipped=skipped,
+    )
+
+
 def flow_task(
     flow: str,
     domain: str | None = None,
-    agent: str | None = None,
+    profile: str | None = None,
     dataset: str | None = None,
     fixtures: str | None = None,
     instructions: str | None = None,
@@ -306,6 +456,9 @@ def flow_task(
     judge: bool | str = True,
     shard: str | None = None,
     cases: str | None = None,
+    agent: str | None = None,
+    tools: str | None = None,
+    recorded: str | None = None,
     variables: dict[str, Any] | None = None,
     extra_scorers: Sequence[Callable[[ToolRoles, dict[str, Any]], Scorer]] = (),
 ) -> Task:
@@ -314,7 +467,7 @@ def flow_task(
     Args:
         flow: the flow's name; its cases are datasets/<flow>.yaml unless `dataset` is given.
         domain: the domain whose World and tools the agent gets (default: from flows.FLOWS).
-        agent: which of the domain's agents, instructions and tool set (default: from FLOWS).
+        profile: which of the domain's agents, instructions and tool set (default: from FLOWS).
         dataset: a case file or folder to use instead.
         fixtures: a fixtures folder to use instead of fixtures/<domain>.
         instructions: a file of agent instructions to use instead of the domain's.
@@ -335,43 +488,44 @@ def flow_task(
         cases: comma-separated case ids or shell patterns (`checkout-004-*`): only those cases,
             or with `counterexamples` / `alternatives` only their variants (whose sample ids are
             `<case id>~<name>`); a pattern that names no case is an error.
+        agent: `FILE.py@NAME` (or `package.module@NAME`): an Inspect @agent that answers each user
+            turn instead of the built-in loop, given the sandbox's tools and the rendered
+            instructions (harness/agent_ref.py); the Run is recorded by the sandbox alike.
+        tools: a file of the team's own descriptions of the agent's tools (names and argument
+            types stay the domain's; harness/tool_descriptions.py).
+        recorded: a run file (or a folder of them) that `commerce-evals serve` wrote: grade those
+            runs instead of running an agent, one sample per run's case (harness/recorded.py).
         variables: values for $placeholders in the instructions, over the World's own.
         extra_scorers: scorers to run beside commerce_case, each built from the agent's roles
             and the World arguments commerce_case grades against.
     """
     judging = judge_switch(judge)
-    if domain is None or agent is None or poisoned is None:
-        spec = FLOWS[flow]
-        domain, agent = domain or spec.domain, agent or spec.agent
-        poisoned = spec.poisoned if poisoned is None else poisoned
-    world = cached_world(domain, fixtures, poisoned)
-    profile = world.agents[agent]
-    instructions_path = Path(instructions) if instructions else profile.instructions
-    template = read_text(instructions_path, what="instructions file")
-    all_variables = {**world.instruction_variables(), **(variables or {})}
-    check_placeholders(template, all_variables, instructions_path)
-    paths, skipped = dataset_files(flow, dataset)
-    if not paths:
-        raise CaseFileError([f"no case file for flow {flow!r} under {DATASETS}"])
-    for line in skipped:
-        logger.warning(line)
-    sources = load_case_sources(paths, flow)
-    check_flows(sources, flow)
-    if not poisoned:
-        sources = [(p, c) for p, c in sources if not EVAL_ONLY_TAGS & set(c.tags)]
-        if not sources:
-            raise CaseFileError([f"every case of flow {flow!r} needs the poisoned fixtures"])
-    check_cases(sources, world, profile)
-    # chains are resolved over every case: a chained case replays its chain in any shard
-    chains = resolve_chains(sources)
+    parts = flow_parts(
+        flow, domain, profile, dataset, fixtures, instructions, poisoned, tools, variables
+    )
+    domain, profile, poisoned = parts.domain, parts.profile, parts.poisoned
+    world, offered, template = parts.world, parts.offered, parts.template
+    instructions_path, sources, chains = parts.instructions_path, parts.sources, parts.chains
+    all_variables, skipped = parts.variables, parts.skipped
+    agent_ref = load_agent(agent) if agent is not None else None
     chosen = [case for _, case in sources]
     if cases is not None:
         chosen = selected_cases(chosen, cases, flow)
+    runs = None
+    if recorded is not None:
+        refuse_beside_recorded(recorded, agent, counterexamples, alternatives)
+        runs = load_recorded(recorded, flow, chosen)
+        chosen = [case for case in chosen if case.id in runs]
     agent_fingerprint = {
-        "instructions_sha": fingerprint(template),
-        "tools_sha": fingerprint([(t.name, t.description, t.parameters) for t in profile.tools]),
+        **parts.fingerprints(),
+        "agent_under_test": agent_ref.text if agent_ref else BUILT_IN,
     }
     samples = samples_for(chosen, counterexamples, agent_fingerprint, alternatives)
+    if runs is not None:
+        for sample in samples:
+            assert sample.metadata is not None
+            sample.metadata.update(runs[sample_case_id(sample)].agent_metadata())
+        agent_fingerprint = recorded_fingerprint(runs)
     if not samples:
         raise CaseFileError([no_variants(flow, len(chosen), counterexamples, alternatives)])
     all_case_ids = [sample_case_id(s) for s in samples]
@@ -391,7 +545,7 @@ def flow_task(
         "domain": domain,
         "fixtures": fixtures,
         "poisoned": poisoned,
-        "tools": [t.name for t in profile.tools],
+        "tools": [t.name for t in offered.tools],
     }
     return Task(
         name=flow,
@@ -400,27 +554,26 @@ def flow_task(
                 with_chains(samples, chains),
                 chosen,
                 world,
-                profile,
+                offered,
                 chains,
             ),
             name=flow,
         ),
-        solver=commerce_agent(
-            world,
-            profile,
-            template,
-            all_variables,
-            max_rounds=max_rounds,
-            max_calls_per_turn=max_calls_per_turn,
+        solver=recorded_runs(runs)
+        if runs is not None
+        else agent_solver(
+            AgentSetup(world, offered, template, all_variables, max_calls_per_turn),
+            agent_ref,
+            max_rounds,
         ),
         scorer=[
             commerce_case(
-                **role_args(world.roles(agent)),
+                **role_args(world.roles(profile)),
                 **world_args,
                 judge_context=world.judge_context(),
                 judge=judging,
             ),
-            *(extra(world.roles(agent), world_args) for extra in extra_scorers),
+            *(extra(world.roles(profile), world_args) for extra in extra_scorers),
         ],
         # one epoch unless Inspect's --epochs says more; Inspect's own mean over them, named
         # nowhere (a named reducer is printed under every figure of the viewer's header and in
@@ -437,8 +590,9 @@ def flow_task(
         cleanup=keep_run,
         metadata={
             "domain": domain,
-            "agent": agent,
+            "agent": profile,
             "instructions": str(instructions_path),
+            **tools_file_metadata(tools),
             "counterexamples": counterexamples,
             "alternatives": alternatives,
             "poisoned": poisoned,

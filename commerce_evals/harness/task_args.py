@@ -89,6 +89,9 @@ ARGUMENTS: dict[str, Argument] = {
     "dimensions": Argument(object, "comma-separated shared judge dimensions", form=comma_separated),
     "judge_max_chars": Argument(int, "the judge's transcript budget", minimum=1),
     "shard": Argument(str, "this machine's part of a sweep, i/n", form=canonical_shard),
+    "agent": Argument(str, "an Inspect agent, FILE.py@NAME (an @agent factory)"),
+    "tools": Argument(str, "a file of tool descriptions", path="file"),
+    "recorded": Argument(str, "a run file or folder (commerce-evals serve)", path="file or folder"),
 }
 
 # model calls allowed per turn when a task is not told (the solver's default too)
@@ -263,6 +266,12 @@ class FlowArguments:
     shard: str | None = None
     # comma-separated case ids or shell patterns: only these cases (and their variants)
     cases: str | None = None
+    # FILE.py@NAME: an Inspect @agent answers each user turn instead of the built-in loop
+    agent: str | None = None
+    # a file of the team's own tool descriptions (harness/tool_descriptions.py)
+    tools: str | None = None
+    # run files an agent outside Inspect made (commerce-evals serve): grade them, run nothing
+    recorded: str | None = None
 
 
 def flow_signature() -> inspect.Signature:

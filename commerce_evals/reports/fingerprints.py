@@ -19,6 +19,7 @@ from commerce_evals.reports.logs import CaseResult, RunResults
 AGENT_KEYS = {
     "instructions_sha": "agent instructions",
     "tools_sha": "tools",
+    "tools_file_sha": "tool descriptions file",
     "fixtures_sha": "fixtures",
     "skills_sha": "skills",
     "policy_sha": "policy text",
@@ -56,13 +57,26 @@ def dimension_texts(run: RunResults) -> dict[tuple[str, str], set[str]]:
     return texts
 
 
+# named by value: which agent made the run, and whose tool descriptions it was offered
+BUILT_IN_AGENT = "built-in"
+DOMAIN_TOOL_TEXT = "the domain's"
+
+
 def agent_fingerprints(run: RunResults) -> dict[str, dict[str, Any]]:
-    """Per flow (task): the agent-side hashes its log recorded."""
+    """Per flow (task): the agent-side hashes its log recorded, the agent that made the run and
+    the tool descriptions file it was offered (logs from before either existed: the built-in
+    agent and the domain's descriptions)."""
     found: dict[str, dict[str, Any]] = {}
     for log in run.logs:
         flow = str(log.task_args.get("flow") or log.metadata.get("flow") or log.task)
         found[flow] = {key: log.metadata.get(key) for key in AGENT_KEYS}
+        found[flow]["agent"] = log.metadata.get("agent_under_test") or BUILT_IN_AGENT
+        found[flow]["tools_file"] = log.metadata.get("tools_file") or DOMAIN_TOOL_TEXT
     return found
+
+
+def _named(flow: str, what: str, a: Any, b: Any, names: tuple[str, str]) -> str:
+    return f"{flow}: {what}: {names[0]} {a}, {names[1]} {b}"
 
 
 def _short(values: Iterable[str]) -> str:
@@ -81,6 +95,9 @@ def differences(
         ]
         if changed:
             lines.append(f"{flow}: {', '.join(changed)} differ between {names[0]} and {names[1]}")
+        for key, what in (("agent", "agent"), ("tools_file", "tool descriptions")):
+            if a[flow][key] != b[flow][key]:
+                lines.append(_named(flow, what, a[flow][key], b[flow][key], names))
     judges_a, judges_b = run_judges(base), run_judges(new)
     if judges_a and judges_b and judges_a != judges_b:
         lines.append(

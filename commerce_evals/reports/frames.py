@@ -28,7 +28,7 @@ from inspect_ai.log import EvalLog
 
 from commerce_evals.grading.score_metadata import VERDICTS_PATH, verdicts_from
 from commerce_evals.judging.prompt import judge_key
-from commerce_evals.reports.logs import PARTS, PRIORITIES, SCORER, run_key
+from commerce_evals.reports.logs import PARTS, PRIORITIES, SCORER, agent_label, run_key
 from commerce_evals.reports.prices import Cost, PriceTable
 from commerce_evals.reports.tokens import TokenCount, total
 
@@ -92,9 +92,10 @@ def _keyed(frame: pd.DataFrame) -> pd.DataFrame:
     if frame.empty or "model_roles" not in frame:
         return frame
     frame["agent_model"] = list(frame["model"])
+    metadata = frame["metadata"] if "metadata" in frame else [None] * len(frame)
     frame["model"] = [
-        run_key(model, _role(_json(roles) or {}, "customer"))
-        for model, roles in zip(frame["model"], frame["model_roles"], strict=True)
+        run_key(model, _role(_json(roles) or {}, "customer"), agent_label(_json(meta)))
+        for model, roles, meta in zip(frame["model"], frame["model_roles"], metadata, strict=True)
     ]
     return frame
 

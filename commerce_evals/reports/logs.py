@@ -470,11 +470,22 @@ def _role_model(log: EvalLog, role: str) -> str | None:
     return bound.model if bound is not None else None
 
 
-def run_key(model: str, customer: str | None) -> str:
-    """How reports name a run: the agent's model, and the customer model when one played the
-    customer (a simulated customer), so a scripted and a simulated run of one model stand side
-    by side instead of merging."""
-    return f"{model} (customer: {customer})" if customer else model
+def agent_label(metadata: dict[str, Any] | None) -> str | None:
+    """The agent a log's run was made by, when not the flows' built-in one: an Inspect agent
+    (`-T agent=`) or the agent of recorded runs (`-T recorded=`). None: the built-in agent (and
+    logs written before agents could be swapped)."""
+    agent = (metadata or {}).get("agent_under_test")
+    return str(agent) if agent and agent != "built-in" else None
+
+
+def run_key(model: str, customer: str | None, agent: str | None = None) -> str:
+    """How reports name a run: the agent's model, with the agent when it is not the built-in
+    one and the customer model when one played the customer (a simulated customer), so runs of
+    one model by two agents, or with a scripted and a simulated customer, stand side by side
+    instead of merging."""
+    marks = [f"agent: {agent}"] if agent else []
+    marks += [f"customer: {customer}"] if customer else []
+    return f"{model} ({'; '.join(marks)})" if marks else model
 
 
 def completeness(log: EvalLog) -> Completeness:
@@ -537,7 +548,7 @@ def results_by_model(logs: Sequence[tuple[Path | Location, EvalLog]]) -> dict[st
     two logs: the newer log wins)."""
     runs: dict[str, RunResults] = {}
     for path, log in sorted(logs, key=lambda item: item[1].eval.created):
-        key = run_key(log.eval.model, _role_model(log, "customer"))
+        key = run_key(log.eval.model, _role_model(log, "customer"), agent_label(log.eval.metadata))
         run = runs.setdefault(key, RunResults(key, [], {}))
         run.logs.append(log_info(path, log))
         run.cases.update(case_results(path, log))

@@ -3,11 +3,13 @@ script's step, usage counted without a tokenizer (so no network), and its error 
 
 from __future__ import annotations
 
+import json
 from typing import Any, cast
 
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageAssistant,
+    ChatMessageTool,
     ChatMessageUser,
     GenerateConfig,
     ModelAPI,
@@ -44,7 +46,35 @@ def usage_for(messages: list[ChatMessage], reply: ChatMessageAssistant) -> Model
 
 
 def scripted_message(script: ReplayScript, messages: list[ChatMessage]) -> ChatMessageAssistant:
+    if turn_ended(script.turn_ending, messages):
+        # the built-in loop never asks again after a turn-ending tool ran; an agent whose own
+        # loop does (Inspect's react()) hears nothing more, as from a model that knows its turn
+        # is over
+        return ChatMessageAssistant(content="", model="reference")
     return scripted_step(script, *position(messages))
+
+
+def turn_ended(turn_ending: frozenset[str], messages: list[ChatMessage]) -> bool:
+    """Whether a turn-ending tool answered ok since the last user message (a blocked one did not
+    end the turn)."""
+    users = [i for i, m in enumerate(messages) if isinstance(m, ChatMessageUser)]
+    start = users[-1] + 1 if users else 0
+    ending_ids = {
+        call.id
+        for m in messages[start:]
+        if isinstance(m, ChatMessageAssistant)
+        for call in m.tool_calls or []
+        if call.function in turn_ending
+    }
+    for m in messages[start:]:
+        if isinstance(m, ChatMessageTool) and m.tool_call_id in ending_ids and m.error is None:
+            try:
+                answer = json.loads(m.text)
+            except ValueError:
+                continue
+            if isinstance(answer, dict) and answer.get("status") == "ok":
+                return True
+    return False
 
 
 def scripted_step(script: ReplayScript, turn_index: int, round_index: int) -> ChatMessageAssistant:

@@ -61,6 +61,7 @@ class DealerSession(Session):
         and pageSize (default 10, at most $max_page_size); total says how many match.
 
         Args:
+            type: The kind of record: vehicle, offer, contact, task or closing.
             id: A record id, e.g. V-1001, OF-2001, CT-4017.
             externalId: Contacts only: e.g. sandbox-crm:C-101.
             status: A status of that type, e.g. NEW.
@@ -86,6 +87,7 @@ class DealerSession(Session):
         contact with its open tasks; a task. type buy_plan needs no id.
 
         Args:
+            type: The kind of record: vehicle, offer, closing, contact, task or buy_plan.
             id: The record's id.
         """
         self._authorized()

@@ -415,6 +415,7 @@ class ShopSession(Session):
         more than the store's limit in one change.
 
         Args:
+            kind: What the change sets: price, stock, listing_text or promotion.
             product_id: A product id exactly as a tool returned it, e.g. P-1001.
             new_value: The value the change sets (see kind).
             note: Why, for the person who approves it.
@@ -444,6 +445,7 @@ class ShopSession(Session):
         """Change the new value of a staged change (caps apply).
 
         Args:
+            change_id: The staged change's id, e.g. CH-NEW-1.
             new_value: The new value.
         """
         change = self._change(change_id)
@@ -456,7 +458,11 @@ class ShopSession(Session):
 
     @tool(writes=True)
     def tool_drop_staged_change(self, change_id: str) -> dict[str, Any]:
-        """Remove a staged change from the queue."""
+        """Remove a staged change from the queue.
+
+        Args:
+            change_id: The staged change's id, e.g. CH-NEW-1.
+        """
         change = self._change(change_id)
         self.staged.remove(change)
         self._emit_changes()
@@ -466,6 +472,9 @@ class ShopSession(Session):
     def tool_apply_staged_changes(self, change_ids: list[str]) -> dict[str, Any]:
         """Apply staged changes to the live store. Blocked (approval) for any change a person has
         not approved; approvals are given by people in the dashboard, never by you.
+
+        Args:
+            change_ids: The ids of the staged changes to apply.
         """
         changes = [self._change(c) for c in change_ids]
         for change in changes:

@@ -237,6 +237,7 @@ class SupportSession(Session):
 
         Args:
             street: Street and number, with any unit.
+            city: The city.
             state: Two-letter state code, e.g. CO.
             zip: Five-digit ZIP code.
             customer_id: The verified customer's id (C-...), as find_customer returned it.

@@ -1,0 +1,1 @@
+"""Agent frameworks behind Inspect's agent bridge, on the sandbox's tools."""

@@ -1,0 +1,1 @@
+raise RuntimeError("the agent module failed on purpose")
