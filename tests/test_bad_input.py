@@ -1681,3 +1681,558 @@ def test_labels_that_name_what_the_logs_hold_calibrate(tmp_path: Path, good_log:
     result = CliRunner().invoke(app, ["calibrate", str(good_log), "--labels", str(labels)])
     assert result.exit_code in (0, 1), result.output  # 1: too few labels to calibrate
     assert "error:" not in result.output
+
+
+# ---- round 3: a newcomer's probes, kind by kind (issue 30) ----------------------------------------
+# Each kind of the issue, probed again in ways the rounds above did not try. Every row asserts the
+# exact first line and exit 2 (or, where the input is fine after all, that it is read as meant).
+
+
+def _cli(args: list[str]) -> tuple[int, str]:
+    result = CliRunner().invoke(app, args, prog_name="commerce-evals")
+    lines = result.output.splitlines()
+    return result.exit_code, lines[0] if lines else ""
+
+
+# silently weaker than written
+
+
+def _sets_file(tmp: Path, select: str) -> Path:
+    return write(tmp / "sets.yaml", f"sets:\n  mine:\n    select: {select}\n")
+
+
+@pytest.mark.parametrize(
+    ("select", "line"),
+    [
+        (
+            "{tags: [regresion], priorities: [critical]}",
+            "sets.mine.select.tags: no case of any flow is tagged regresion; did you mean "
+            "regression?",
+        ),
+        (
+            "{flows: [checkout], exclude_tags: [confirmaton]}",
+            "sets.mine.select.exclude_tags: no case of the flows checkout is tagged confirmaton; "
+            "did you mean confirmation?",
+        ),
+    ],
+)
+def test_a_set_tag_that_no_case_carries(tmp_path: Path, select: str, line: str) -> None:
+    path = _sets_file(tmp_path, select)
+    expect_error(lambda: case_set(set="mine", sets_file=str(path)), f"error: {path}: {line}")
+
+
+def test_gate_refuses_a_set_tag_that_no_case_carries(tmp_path: Path, good_log: Path) -> None:
+    path = _sets_file(tmp_path, "{flows: [checkout], exclude_tags: [confirmaton]}")
+    code, line = _cli(["gate", str(good_log), "--set", "mine", "--sets-file", str(path)])
+    assert (code, line) == (
+        2,
+        f"error: {path}: sets.mine.select.exclude_tags: no case of the flows checkout is tagged "
+        "confirmaton; did you mean confirmation?",
+    )
+
+
+@pytest.mark.parametrize(
+    ("model", "args", "line"),
+    [
+        (
+            "commerce/flawed-a",
+            {"fial": "checkout-001-cart-seen", "dataset": str(MINI_CASES)},
+            "error: -M fial=checkout-001-cart-seen: commerce/flawed-a takes no argument 'fial'; "
+            "its arguments: fail, flaky, dataset",
+        ),
+        (
+            "commerce/reference",
+            {"fail": "checkout-001-cart-seen"},
+            "error: -M fail=checkout-001-cart-seen: commerce/reference takes no argument 'fail'; "
+            "it takes no -M argument",
+        ),
+        (
+            "chaos/empty",
+            {"seed": 3},
+            "error: -M seed=3: chaos/empty takes no argument 'seed'; it takes no -M argument",
+        ),
+    ],
+)
+def test_a_model_argument_the_model_does_not_take(
+    model: str, args: dict[str, Any], line: str
+) -> None:
+    expect_error(lambda: get_model(model, memoize=False, **args), line)
+
+
+def test_diff_refuses_a_negative_count_of_reasons(good_log: Path, tmp_path: Path) -> None:
+    code, line = _cli(["diff", str(good_log), str(good_log), "--reasons", "-1"])
+    assert (code, line) == (
+        2,
+        "error: commerce-evals diff: Invalid value for '--reasons': Input should be greater than "
+        "or equal to 0; see commerce-evals diff --help",
+    )
+
+
+def test_a_case_id_in_two_files_of_a_folder(tmp_path: Path) -> None:
+    write(tmp_path / "a.yaml", MINI_CASE)
+    write(tmp_path / "b.yaml", MINI_CASE.replace("priority: high", "priority: low"))
+    expect_error(
+        lambda: checkout(dataset=str(tmp_path), fixtures=str(MINI_SHOP)),
+        f"error: {tmp_path / 'b.yaml'}: case checkout-001-cart-seen: id: duplicate (first in "
+        f"{tmp_path / 'a.yaml'})",
+    )
+
+
+ROWS_TWICE: list[tuple[str, str, Callable[[str], str], str]] = [
+    (
+        "an order id twice (shop)",
+        "orders.json",
+        lambda s: s.replace('"order_id": "O-2"', '"order_id": "O-1"'),
+        "orders.json: orders: Value error, order_id O-1 is written twice (rows 0 and 1); keep "
+        "one (1 problem)",
+    ),
+    (
+        "a product id twice (shop)",
+        "catalog.json",
+        lambda s: s.replace('"id": "P-2"', '"id": "P-1"'),
+        "catalog.json: products: Value error, id P-1 is written twice (rows 0 and 1); keep one "
+        "(1 problem)",
+    ),
+    (
+        "a misspelt product key",
+        "catalog.json",
+        lambda s: s.replace('"price": 120.0', '"prise": 120.0', 1),
+        "catalog.json: products.0.price: Field required (2 problems)",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "file", "change", "line"), ROWS_TWICE, ids=[r[0] for r in ROWS_TWICE]
+)
+def test_a_fixture_row_written_twice(
+    tmp_path: Path, name: str, file: str, change: Callable[[str], str], line: str
+) -> None:
+    text = (MINI_SHOP / file).read_text(encoding="utf-8")
+    folder = _fixture_copy(tmp_path, "fx", file, change(text))
+    expect_error(
+        lambda: checkout(dataset=str(MINI_CASES), fixtures=str(folder)),
+        f"error: {folder}/{line}",
+    )
+
+
+def test_support_and_dealer_rows_written_twice_name_their_file(tmp_path: Path) -> None:
+    from commerce_evals.domains import load_world
+    from commerce_evals.domains.fixtures import FIXTURES
+
+    support = tmp_path / "support"
+    shutil.copytree(FIXTURES / "support", support)
+    customers = json.loads((support / "customers.json").read_text(encoding="utf-8"))
+    customers["customers"].append(customers["customers"][0])
+    write(support / "customers.json", json.dumps(customers))
+    last = len(customers["customers"]) - 1
+    first_id = customers["customers"][0]["customer_id"]
+    expect_error(
+        lambda: load_world("support", support),
+        f"error: {support}/customers.json: customers: Value error, customer_id {first_id} is "
+        f"written twice (rows 0 and {last}); keep one (1 problem)",
+    )
+    dealer = tmp_path / "dealer"
+    shutil.copytree(FIXTURES / "dealer", dealer)
+    offers = json.loads((dealer / "offers.json").read_text(encoding="utf-8"))
+    offers["offers"].append(offers["offers"][0])
+    write(dealer / "offers.json", json.dumps(offers))
+    last = len(offers["offers"]) - 1
+    expect_error(
+        lambda: load_world("dealer", dealer),
+        f"error: {dealer}/offers.json: offers: Value error, id {offers['offers'][0]['id']} is "
+        f"written twice (rows 0 and {last}); keep one (1 problem)",
+    )
+
+
+# files skipped without a word
+
+
+def test_a_linked_folder_in_a_case_folder_is_read(tmp_path: Path) -> None:
+    cases = tmp_path / "cases"
+    write(cases / "a.yaml", MINI_CASE)
+    more = write(tmp_path / "more" / "b.yaml", MINI_CASE.replace("checkout-001-", "checkout-021-"))
+    (cases / "more").symlink_to(more.parent, target_is_directory=True)
+    (more.parent / "loop").symlink_to(cases, target_is_directory=True)  # walked once
+    task = checkout(dataset=str(cases), fixtures=str(MINI_SHOP))
+    assert [s.id for s in task.dataset] == ["checkout-001-cart-seen", "checkout-021-cart-seen"]
+    result = CliRunner().invoke(app, ["lint", str(cases), "--rule", "ids-exist"])
+    assert "checkout-021-cart-seen" in result.output or result.exit_code == 0, result.output
+
+
+FIXTURE_FOLDERS: list[tuple[str, Callable[[Path], None], str | None]] = [
+    (
+        "a misspelt optional fixture file",
+        lambda f: write(f / "seller_message.json", '{"messages": []}').touch(),
+        "{f}/seller_message.json: not a fixture file of the shop domain, which reads catalog, "
+        "orders, seller_messages, store; did you mean seller_messages.json? rename or remove it",
+    ),
+    (
+        "one fixture in two files",
+        lambda f: write(f / "catalog.yaml", "products: []\n").touch(),
+        "{f}: catalog.json and catalog.yaml are both the catalog fixture; keep one of them",
+    ),
+    (
+        "a fixture's suffix in capitals",
+        lambda f: (f / "catalog.json").rename(f / "catalog.JSON"),
+        None,
+    ),
+    ("a README beside the fixtures", lambda f: write(f / "README.md", "notes").touch(), None),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "change", "line"), FIXTURE_FOLDERS, ids=[r[0] for r in FIXTURE_FOLDERS]
+)
+def test_every_file_of_a_fixtures_folder_is_read_or_named(
+    tmp_path: Path, name: str, change: Callable[[Path], None], line: str | None
+) -> None:
+    folder = tmp_path / "fx"
+    shutil.copytree(MINI_SHOP, folder)
+    change(folder)
+    build = lambda: checkout(dataset=str(MINI_CASES), fixtures=str(folder))  # noqa: E731
+    if line is None:
+        assert len(build().dataset) == 3
+    else:
+        expect_error(build, "error: " + line.format(f=folder))
+
+
+@pytest.fixture(scope="module")
+def json_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The good run again, written as Inspect's JSON log format."""
+    folder = tmp_path_factory.mktemp("json-log")
+    log = run_task(
+        checkout(dataset=str(MINI_CASES), fixtures=str(MINI_SHOP)),
+        log_dir=str(folder),
+        log_format="json",
+    )
+    return Path(log.location)
+
+
+def test_a_json_log_is_no_case_file(tmp_path: Path, json_log: Path) -> None:
+    line = (
+        f"error: {json_log}: an Inspect log, not a case file; give case files (*.yaml, *.yml, "
+        "*.json), and read logs with inspect view or commerce-evals gate, diff, compare"
+    )
+    expect_error(lambda: checkout(dataset=str(json_log), fixtures=str(MINI_SHOP)), line)
+    assert _cli(["lint", str(json_log)]) == (2, line)
+    write(tmp_path / "a.yaml", MINI_CASE)
+    shutil.copy(json_log, tmp_path / "run.json")
+    task = checkout(dataset=str(tmp_path), fixtures=str(MINI_SHOP))
+    assert (task.metadata or {})["skipped_files"] == [
+        f"{tmp_path / 'run.json'}: skipped: an Inspect log, not a case file"
+    ]
+
+
+# values that cannot be meant
+
+
+@pytest.mark.parametrize(
+    "turn", ["\u200b", "\ufeff \u200b", "\u00a0\u2028", {"say": "\u200b", "confirms": []}]
+)
+def test_a_user_turn_that_shows_nothing(tmp_path: Path, turn: Any) -> None:
+    path = write(
+        tmp_path / "cases.yaml",
+        MINI_CASE.replace('["Add the Ridge trail shoe to my cart please."]', json.dumps([turn])),
+    )
+    expect_error(
+        lambda: checkout(dataset=str(path), fixtures=str(MINI_SHOP)),
+        f"error: {path}: case checkout-001-cart-seen: turns: Value error, turns.0: an empty "
+        "user turn; write what the user says",
+    )
+
+
+def test_a_delivery_before_its_order(tmp_path: Path) -> None:
+    orders = (MINI_SHOP / "orders.json").read_text(encoding="utf-8")
+    late = orders.replace('"delivery_date": "2026-11-27"', '"delivery_date": "2026-10-27"')
+    folder = _fixture_copy(tmp_path, "fx", "orders.json", late)
+    expect_error(
+        lambda: checkout(dataset=str(MINI_CASES), fixtures=str(folder)),
+        f"error: {folder}/orders.json: orders.0: Value error, O-1: delivery_date 2026-10-27 is "
+        "before placed_on 2026-11-20 (1 problem)",
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line"),
+    [
+        (
+            "checkout-001-",
+            "checkout-\u0660\u0660\u0661-",
+            "case checkout-\u0660\u0660\u0661-cart-seen: (case): Value error, id "
+            "'checkout-\u0660\u0660\u0661-cart-seen' does not match <flow>-<nnn>-<behavior>",
+        ),
+        (
+            "checkout-001-cart-seen",
+            "checkout-001-cart-seen\u200b",
+            "case checkout-001-cart-seen\u200b: (case): Value error, id "
+            "'checkout-001-cart-seen\\u200b' does not match <flow>-<nnn>-<behavior>",
+        ),
+        (
+            "max_tool_calls: 2",
+            "max_tool_calls: -1",
+            "case checkout-001-cart-seen: expected.max_tool_calls: Input should be greater than "
+            "or equal to 0",
+        ),
+    ],
+)
+def test_more_values_a_case_cannot_mean(tmp_path: Path, old: str, new: str, line: str) -> None:
+    path = write(tmp_path / "cases.yaml", MINI_CASE.replace(old, new))
+    expect_error(
+        lambda: checkout(dataset=str(path), fixtures=str(MINI_SHOP)), f"error: {path}: {line}"
+    )
+
+
+@pytest.mark.parametrize("option", ["--max-price", "--min-price"])
+def test_search_refuses_a_negative_price(option: str) -> None:
+    assert _cli(["search", "shoe", option, "-5"]) == (
+        2,
+        f"error: commerce-evals search: Invalid value for '{option}': Input should be greater "
+        f"than or equal to 0; see commerce-evals search --help",
+    )
+
+
+# reports over logs that hold no verdict of an agent
+
+
+@pytest.mark.parametrize("command", ["gate", "diff", "summary", "compare", "trends"])
+def test_reports_refuse_a_log_of_counterexamples(
+    tmp_path: Path, good_log: Path, failed_log: Path, command: str
+) -> None:
+    args = {
+        "gate": ["gate", str(failed_log), "--set", "checkout"],
+        "diff": ["diff", str(good_log), str(failed_log)],
+        "summary": ["summary", str(failed_log)],
+        "compare": ["compare", str(failed_log), "--out", str(tmp_path / "out")],
+        "trends": ["trends", str(failed_log), "--out", str(tmp_path / "t.png")],
+    }[command]
+    assert _cli(args) == (
+        2,
+        f"error: {failed_log}: a log of the counterexamples of checkout's cases "
+        "(-T counterexamples=true): scripted runs written to fail, not an agent's; give logs of "
+        "runs of the cases (without -T counterexamples)",
+    )
+
+
+def test_reports_read_a_log_through_a_link_or_a_json_log(
+    tmp_path: Path, good_log: Path, json_log: Path, foreign_log: Path
+) -> None:
+    link = tmp_path / "same.eval"
+    link.symlink_to(good_log)
+    assert _cli(["diff", str(good_log), str(link)]) == (
+        2,
+        f"error: BASE and NEW are the same file ({good_log}); give the logs of two runs",
+    )
+    code, _ = _cli(["diff", str(good_log), str(json_log)])
+    assert code == 0
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    shutil.copy(good_log, mixed)
+    shutil.copy(foreign_log, mixed)
+    assert _cli(["summary", str(mixed)]) == (
+        2,
+        f"error: {mixed / foreign_log.name}: a log of task 'other' (scored by match) holds no "
+        "commerce-evals verdict; give logs of the tasks scored by commerce_case",
+    )
+
+
+# tracebacks and hangs
+
+
+def test_a_set_task_without_its_set() -> None:
+    expect_error(lambda: case_set(), "error: -T set: missing; task case_set needs -T set=<value>")
+    expect_error(
+        lambda: case_set_flow(set="checkout"),
+        "error: -T flow: missing; task case_set_flow needs -T flow=<value>: one of checkout, "
+        "discovery, memory, merchant, injection, support, dealer",
+    )
+
+
+def test_draft_dimensions_whose_exclusions_leave_nothing(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "dims.yaml",
+        json.dumps(
+            {
+                "flow": "support",
+                "priority": "medium",
+                "difficulty": "medium",
+                "dimensions": {"a": ["x", "y"], "b": ["u", "v"]},
+                "exclude": [{"a": "x"}, {"a": "y"}],
+            }
+        ),
+    )
+    out = tmp_path / "drafts.yaml"
+    assert _cli(["draft", "dimensions", str(path), "--out", str(out)]) == (
+        2,
+        f"error: {path}: exclude: every tuple of the dimensions is excluded, so there is nothing "
+        "to draft; remove or narrow an exclusion",
+    )
+    assert not out.exists()
+
+
+def _no_result(events: list[dict[str, Any]]) -> None:
+    del events[1]
+
+
+def _call_id_twice(events: list[dict[str, Any]]) -> None:
+    for event in events:
+        if event.get("call_id"):
+            event["call_id"] = "dup"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_no_result, "turns.0.events.0: call 't0r0c0' has no tool_result in its turn"),
+        (_call_id_twice, "turns.0.events.3: call id 'dup' is used twice in the turn"),
+    ],
+)
+def test_a_capture_with_a_call_nothing_answers_is_skipped(
+    tmp_path: Path, change: Callable[[list[dict[str, Any]]], None], message: str
+) -> None:
+    path = write(
+        tmp_path / "t.jsonl", b"\n".join([_reordered(GOOD_LINE, change), GOOD_LINE]) + b"\n"
+    )
+    conversations, problems = load_traffic(path)
+    assert len(conversations) == 1
+    assert [p.describe() for p in problems] == [f"{path}:1: {message} (line skipped)"]
+
+
+def test_a_capture_with_an_empty_user_turn_is_skipped(tmp_path: Path) -> None:
+    data = json.loads(GOOD_LINE)
+    data["turns"][0]["user"] = " \u200b "
+    path = write(tmp_path / "t.jsonl", json.dumps(data).encode() + b"\n" + GOOD_LINE + b"\n")
+    conversations, problems = load_traffic(path)
+    assert len(conversations) == 1
+    assert [p.describe() for p in problems] == [
+        f"{path}:1: turns.0.user: an empty user turn (line skipped)"
+    ]
+
+
+def test_every_example_capture_still_reads() -> None:
+    conversations, problems = load_traffic(EXAMPLE_TRAFFIC)
+    assert problems == [] and len(conversations) == len(EXAMPLE_TRAFFIC.read_bytes().splitlines())
+
+
+# messages without the promised shape
+
+USAGE: list[tuple[list[str], str]] = [
+    (
+        ["gaet", "logs"],
+        "error: commerce-evals: No such command 'gaet'. Did you mean 'gate'?; see commerce-evals "
+        "--help",
+    ),
+    (
+        ["diff", "a"],
+        "error: commerce-evals diff: Missing argument 'new'; see commerce-evals diff --help",
+    ),
+    (
+        ["diff", "--alpha", "abc", "a", "b"],
+        "error: commerce-evals diff: Invalid value for '--alpha': Input should be a valid number, "
+        "unable to parse string as a number; see commerce-evals diff --help",
+    ),
+    (
+        ["gate", "logs", "--sett", "regression"],
+        "error: commerce-evals gate: No such option: --sett (Possible options: --set); see "
+        "commerce-evals gate --help",
+    ),
+    (
+        ["calibrate", "logs"],
+        "error: commerce-evals calibrate: Missing option '--labels'; see commerce-evals "
+        "calibrate --help",
+    ),
+    (
+        ["draft", "dimensions", "no-such.yaml", "--out", "d.yaml"],
+        "error: commerce-evals draft dimensions: Invalid value for 'file': file 'no-such.yaml' "
+        "does not exist; see commerce-evals draft dimensions --help",
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "line"), USAGE, ids=[" ".join(a) for a, _ in USAGE])
+def test_a_usage_mistake_is_one_error_line(args: list[str], line: str) -> None:
+    result = CliRunner().invoke(app, args, prog_name="commerce-evals")
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [line]
+
+
+def test_help_is_still_help() -> None:
+    for args in ([], ["draft"], ["gate", "--help"]):
+        result = CliRunner().invoke(app, args, prog_name="commerce-evals")
+        assert result.output.startswith("Usage: commerce-evals"), result.output
+        assert "error:" not in result.output
+
+
+def test_a_failure_modes_file_that_does_not_validate(tmp_path: Path) -> None:
+    path = write(tmp_path / "modes.yaml", "modes: [1]\n")
+    result = CliRunner().invoke(app, ["draft", "mode", str(path), "x", "--out", "d.yaml"])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [
+        f"error: {path}: grouped_by: Field required",
+        f"error: {path}: modes.0: Input should be a valid dictionary or instance of Mode",
+    ]
+
+
+def test_a_byte_order_mark_on_a_later_traffic_line_is_read(tmp_path: Path) -> None:
+    second = EXAMPLE_TRAFFIC.read_bytes().splitlines()[1]
+    path = write(tmp_path / "t.jsonl", GOOD_LINE + b"\n\xef\xbb\xbf" + second + b"\n")
+    conversations, problems = load_traffic(path)
+    assert len(conversations) == 2 and problems == []
+
+
+# the same, for real: Inspect's CLI and the commerce-evals command in their own processes
+
+
+def test_round_three_through_the_command_lines(tmp_path: Path) -> None:
+    zero_width = write(
+        tmp_path / "zw.yaml",
+        MINI_CASE.replace('["Add the Ridge trail shoe to my cart please."]', '["\\u200b"]'),
+    )
+    fixtures = tmp_path / "fx"
+    shutil.copytree(MINI_SHOP, fixtures)
+    write(fixtures / "seller_message.json", '{"messages": []}')
+    data = ["-T", f"dataset={MINI_CASES}", "-T", f"fixtures={MINI_SHOP}"]
+    case_set_cli = [sys.executable, "-m", "inspect_ai._cli.main", "eval", "commerce_evals/case_set"]
+    rows = [
+        (
+            [*INSPECT, "--model", "commerce/reference", "-T", f"dataset={zero_width}", *data[2:]],
+            f"error: {zero_width}: case checkout-001-cart-seen: turns: Value error, turns.0: an "
+            "empty user turn; write what the user says",
+        ),
+        (
+            [
+                *INSPECT,
+                "--model",
+                "commerce/reference",
+                "-T",
+                f"dataset={MINI_CASES}",
+                "-T",
+                f"fixtures={fixtures}",
+            ],
+            f"error: {fixtures}/seller_message.json: not a fixture file of the shop domain, which "
+            "reads catalog, orders, seller_messages, store; did you mean seller_messages.json? "
+            "rename or remove it",
+        ),
+        (
+            [*INSPECT, "--model", "commerce/flawed-a", "-M", "fial=checkout-001-cart-seen", *data],
+            "error: -M fial=checkout-001-cart-seen: commerce/flawed-a takes no argument 'fial'; "
+            "its arguments: fail, flaky, dataset",
+        ),
+        (
+            [*case_set_cli, "--model", "commerce/reference"],
+            "error: -T set: missing; task case_set needs -T set=<value>",
+        ),
+    ]
+    for command, line in rows:
+        result = _run(
+            [*command, "--display", "none", "--log-dir", str(tmp_path / "logs")], tmp_path
+        )
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.splitlines()[0] == line
+        assert "Traceback" not in result.stderr + result.stdout
+    cli = [sys.executable, "-m", "commerce_evals.cli.app"]
+    result = _run([*cli, "gaet", "logs"], tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        USAGE[0][1].replace("commerce-evals", "python -m commerce_evals.cli.app")
+    ]

@@ -37,6 +37,10 @@ class TooManyDrafts(ValueError):
     """The dimensions file would make more drafts than the cap allows."""
 
 
+class NoDrafts(ValueError):
+    """The dimensions file's exclusions leave no tuple to draft."""
+
+
 def _fewest_pairs_rows(spec: DimensionsFile) -> tuple[int, str, str]:
     """A lower bound on the rows of any all-pairs cover: each row holds one value pair of two
     dimensions, so it takes at least as many rows as the allowed pairs of any two."""
@@ -75,6 +79,11 @@ def tuples_for(spec: DimensionsFile, limit: int = MAX_DRAFTS) -> Coverage:
                 f"{a} beside every one of {b}), one drafter call each, {over}"
             )
     coverage = cover(spec.names(), spec.exclude, spec.coverage)
+    if not coverage.tuples:
+        raise NoDrafts(
+            "exclude: every tuple of the dimensions is excluded, so there is nothing to draft; "
+            "remove or narrow an exclusion"
+        )
     if len(coverage.tuples) > limit:
         raise TooManyDrafts(
             f"coverage: {spec.coverage} makes {len(coverage.tuples):,} drafts here, one drafter "

@@ -162,4 +162,9 @@ def read_modes(path: Path) -> ModesFile:
     except ReadError as err:
         raise ValueError(str(err)) from err
     except ValidationError as err:
-        raise ValueError(f"{path}: not a failure-modes file: {err}") from err
+        raise ValueError(
+            "\n".join(
+                f"{path}: {'.'.join(str(p) for p in e['loc']) or '(file)'}: {e['msg']}"
+                for e in err.errors(include_url=False)
+            )
+        ) from err

@@ -6,6 +6,7 @@ import copy
 import difflib
 import os
 import re
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -142,6 +143,17 @@ class Alternative(Strict):
     note: str = ""
 
 
+# Characters that show nothing: spaces and line breaks of every kind, zero-width and other
+# format characters (U+200B, U+FEFF, ...), control characters.
+INVISIBLE = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
+
+
+def says_nothing(text: str) -> bool:
+    """Whether a message shows no character at all (only spaces, zero-width or control
+    characters): an empty user turn however it is written."""
+    return all(c.isspace() or unicodedata.category(c) in INVISIBLE for c in text)
+
+
 class UserTurn(Strict):
     """A scripted user message, and the writes it consents to (tool names, `"*"` for any).
 
@@ -194,7 +206,7 @@ class Case(Strict):
     @field_validator("turns")
     @classmethod
     def _turns_say_something(cls, value: list[str]) -> list[str]:
-        blank = [str(i) for i, turn in enumerate(value) if not turn.strip()]
+        blank = [str(i) for i, turn in enumerate(value) if says_nothing(turn)]
         if blank:
             raise ValueError(f"turns.{blank[0]}: an empty user turn; write what the user says")
         return value
@@ -514,10 +526,27 @@ def load_case_sources(paths: list[Path], flow: str | None = None) -> list[tuple[
     return cases
 
 
+# How an Inspect log written as JSON (--log-format json) begins: its version, then its status.
+INSPECT_JSON_LOG = re.compile(rb'^\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:')
+
+
+def is_inspect_log(path: Path) -> bool:
+    """An Inspect log: a `.eval` file, or a JSON file that starts as Inspect writes its logs."""
+    if path.suffix.lower() == ".eval":
+        return True
+    if path.suffix.lower() != ".json" or not path.is_file():
+        return False
+    with path.open("rb") as handle:
+        return bool(INSPECT_JSON_LOG.match(handle.read(200).removeprefix(b"\xef\xbb\xbf")))
+
+
 def is_case_file(path: Path) -> bool:
     """Whether a file met in a folder is a case file: anything but a mapping that holds another
-    kind of file's keys (`sets:`, `models:`) and neither `cases:` nor `id:`. A file that does not
-    read counts as a case file, so its error is reported; so does a typo such as `caes:`."""
+    kind of file's keys (`sets:`, `models:`) and neither `cases:` nor `id:`, or an Inspect log.
+    A file that does not read counts as a case file, so its error is reported; so does a typo
+    such as `caes:`."""
+    if is_inspect_log(path):
+        return False
     try:
         data = _read_data(path)
     except CaseFileError:
@@ -535,6 +564,8 @@ def skip_reason(path: Path) -> str:
     """Why a file in a case folder is not read as cases (sort_case_files' other files)."""
     if not has_case_suffix(path):
         return f"not a case file (its name does not end in {', '.join(CASE_SUFFIXES)})"
+    if is_inspect_log(path):
+        return "an Inspect log, not a case file"
     keys = " or ".join(f"{key}:" for key in sorted(OTHER_FILE_KEYS))
     return f"not a case file (it holds {keys} and no cases:)"
 
@@ -543,9 +574,26 @@ def _broken_link(path: Path) -> str:
     return f"{path}: a symbolic link to {os.readlink(path)}, which does not exist; fix or remove it"
 
 
-def _dangling(folder: Path) -> list[str]:
+def entries_under(folder: Path) -> list[Path]:
+    """Every entry under a folder that is not a folder, sorted, read through linked folders too:
+    a link to a folder of cases brings its cases as a link to a file does (a plain rglob passes
+    a linked folder by without a word). A link back to a folder already walked is not walked
+    again."""
+    found: list[Path] = []
+    walked: set[str] = set()
+    for root, folders, files in os.walk(folder, followlinks=True):
+        real = os.path.realpath(root)
+        if real in walked:
+            folders[:] = []
+            continue
+        walked.add(real)
+        found.extend(Path(root) / name for name in files)
+    return sorted(found)
+
+
+def _dangling(entries: list[Path]) -> list[str]:
     """Symbolic links under a case folder whose target is gone: an error, never a skip."""
-    return [_broken_link(p) for p in sorted(folder.rglob("*")) if p.is_symlink() and not p.exists()]
+    return [_broken_link(p) for p in entries if p.is_symlink() and not p.exists()]
 
 
 def _named_file(path: Path) -> list[Path]:
@@ -553,7 +601,7 @@ def _named_file(path: Path) -> list[Path]:
         raise CaseFileError([_broken_link(path)])
     if not path.exists():
         raise CaseFileError([f"{path}: no such case file or folder"])
-    if path.suffix.lower() == ".eval":
+    if is_inspect_log(path):
         raise CaseFileError(
             [
                 f"{path}: an Inspect log, not a case file; give case files (*.yaml, *.yml, "
@@ -571,10 +619,11 @@ def sort_case_files(path: Path) -> tuple[list[Path], list[Path]]:
     through this, so they agree on what a case file is."""
     if not path.is_dir():
         return _named_file(path), []
-    broken = _dangling(path)
+    entries = entries_under(path)
+    broken = _dangling(entries)
     if broken:
         raise CaseFileError(broken)
-    found = sorted(p for p in path.rglob("*") if p.is_file())
+    found = [p for p in entries if p.is_file()]
     cases = [p for p in found if has_case_suffix(p) and is_case_file(p)]
     if not cases:
         raise CaseFileError(

@@ -7,6 +7,10 @@ FixtureError naming the file, the field and what is wrong.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TypeVar
 
@@ -28,9 +32,58 @@ class FixtureError(InputError):
     """A fixture that does not load, naming the file and the field."""
 
 
+# The fixture names a domain's loader asked for, by folder, while `fixture_reads` records them.
+_ASKED: ContextVar[dict[Path, set[str]] | None] = ContextVar("fixture_names_asked", default=None)
+
+
+def _fixture_files(root: Path) -> list[Path]:
+    """The files directly under root whose suffix is a fixture's (in any case: `.JSON` too)."""
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.iterdir() if p.is_file() and p.suffix.lower() in SUFFIXES)
+
+
 def fixture_file(root: Path, stem: str) -> Path | None:
-    """<stem>.json, .yaml or .yml under root, the first that exists; None when none does."""
-    return next((root / f"{stem}{s}" for s in SUFFIXES if (root / f"{stem}{s}").exists()), None)
+    """<stem>.json, .yaml or .yml under root (suffix in any case); None when there is none. Two
+    files for one fixture (`catalog.json` beside `catalog.yaml`) are an error: reading one would
+    leave the other aside without a word."""
+    asked = _ASKED.get()
+    if asked is not None:
+        asked.setdefault(root.resolve(), set()).add(stem)
+    found = [p for p in _fixture_files(root) if p.stem == stem]
+    if len(found) > 1:
+        names = " and ".join(p.name for p in found)
+        raise FixtureError(f"{root}: {names} are both the {stem} fixture; keep one of them")
+    return found[0] if found else None
+
+
+@contextmanager
+def fixture_reads() -> Iterator[dict[Path, set[str]]]:
+    """Records which fixture names a loader asks for in each folder (see unread_fixtures)."""
+    asked: dict[Path, set[str]] = {}
+    token = _ASKED.set(asked)
+    try:
+        yield asked
+    finally:
+        _ASKED.reset(token)
+
+
+def check_unread_fixtures(root: Path, asked: set[str], domain: str) -> None:
+    """A file in a fixtures folder that looks like a fixture but is none its domain reads (a
+    misspelt `seller_message.json`) is an error: the loader would pass it by and the run would
+    go without its rows."""
+    problems = []
+    for path in _fixture_files(root):
+        if path.stem in asked:
+            continue
+        near = difflib.get_close_matches(path.stem, sorted(asked), n=1)
+        hint = f"did you mean {near[0]}{path.suffix}? " if near else ""
+        problems.append(
+            f"{path}: not a fixture file of the {domain} domain, which reads "
+            f"{', '.join(sorted(asked))}; {hint}rename or remove it"
+        )
+    if problems:
+        raise FixtureError(problems)
 
 
 def read_fixture(root: Path, stem: str, model: type[M]) -> M:

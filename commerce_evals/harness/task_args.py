@@ -236,6 +236,13 @@ def checked_arguments(function: F) -> F:
                 f"-T {unknown[0]}: task {task_name} takes no argument {unknown[0]!r}; "
                 f"its arguments: {', '.join(params)}"
             )
+        missing = [n for n, p in params.items() if p.default is p.empty and n not in kwargs]
+        if missing:
+            choices = declarations[missing[0]][0].choices
+            among = f": one of {', '.join(map(str, choices))}" if choices else ""
+            raise TaskArgumentError(
+                f"-T {missing[0]}: missing; task {task_name} needs -T {missing[0]}=<value>{among}"
+            )
         checked = {k: check_value(k, v, *declarations[k]) for k, v in kwargs.items()}
         return function(**checked)
 

@@ -177,7 +177,7 @@ def _with_judge_tokens(usage: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFram
 
 
 def build_comparison(paths: Sequence[Path | str], prices: PriceTable) -> Comparison:
-    logs = read_logs(paths)
+    logs = read_logs(paths, case_runs=True)
     files = [path for path, _ in logs]
     samples = sample_frame([log for _, log in logs])
     evals = eval_frame(files)

@@ -347,6 +347,22 @@ def check_verdicts(path: Path | Location, log: EvalLog, scorers: Sequence[str]) 
     )
 
 
+def check_case_runs(path: Path | Location, log: EvalLog) -> None:
+    """A log of the cases themselves, not of their scripted variants: a counterexample is a bad
+    run written to fail (an alternative, a good one written to pass), so a gate, a diff or a rate
+    over them says nothing about an agent."""
+    metadata = log.eval.metadata or {}
+    for variant in ("counterexamples", "alternatives"):
+        if metadata.get(variant, log.eval.task_args.get(variant)) in (True, "true", "True"):
+            raise LogReadError(
+                f"{path}: a log of the {variant} of {log.eval.task}'s cases (-T {variant}=true): "
+                "scripted runs written to "
+                + ("fail" if variant == "counterexamples" else "pass")
+                + ", not an agent's; give logs of runs of the cases (without -T "
+                f"{variant})"
+            )
+
+
 def _run_key(log: EvalLog) -> str:
     """What makes logs the same run: a run with a simulated customer is another run."""
     spec = log.eval
@@ -387,14 +403,20 @@ def read_log(path: Path | Location, header_only: bool = False) -> EvalLog:
 
 
 def read_logs(
-    paths: Sequence[Path | str], latest: bool = True, scorers: Sequence[str] = VERDICT_SCORERS
+    paths: Sequence[Path | str],
+    latest: bool = True,
+    scorers: Sequence[str] = VERDICT_SCORERS,
+    case_runs: bool = False,
 ) -> list[tuple[Location, EvalLog]]:
     """Logs with their samples; with `latest`, one per (task, model, arguments). Every log
-    must be of a task scored by one of `scorers` (check_verdicts)."""
+    must be of a task scored by one of `scorers` (check_verdicts), and with `case_runs` a run
+    of the cases themselves (check_case_runs: the reports over an agent's runs)."""
     files = log_files(paths)
     headers = [(path, read_log(path, header_only=True)) for path in files]
     for path, header in headers:
         check_verdicts(path, header, scorers)
+        if case_runs:
+            check_case_runs(path, header)
     if latest:
         headers = latest_per_run(headers)
     return [(path, read_log(path)) for path, _ in headers]
@@ -562,7 +584,7 @@ def load_run(
 ) -> RunResults:
     """One run (one model) from log files or folders; `model` picks one out of a sweep, and
     `flag` is the command's option that does so (named when the logs hold several models)."""
-    runs = results_by_model(read_logs(paths, scorers=(SCORER,)))
+    runs = results_by_model(read_logs(paths, scorers=(SCORER,), case_runs=True))
     where = ", ".join(str(p) for p in paths)
     if model is not None:
         if model not in runs:
@@ -577,4 +599,4 @@ def load_run(
 
 def load_runs(paths: Sequence[Path | str]) -> dict[str, RunResults]:
     """Every model's run in the logs (a sweep)."""
-    return results_by_model(read_logs(paths))
+    return results_by_model(read_logs(paths, case_runs=True))

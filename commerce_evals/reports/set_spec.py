@@ -165,20 +165,30 @@ def select(run_set: RunSet, cases: Iterable[CaseInfo]) -> list[CaseInfo]:
 def check_ids(
     name: str, run_set: RunSet, cases: Iterable[CaseInfo], path: Path | str | None
 ) -> None:
-    """Every id the set names is a case of its flows: a mistyped id would select nothing, and
-    the set would run (and gate) without the case it was written for."""
+    """Every id the set names is a case of its flows, and every tag it selects or excludes is
+    carried by one: a mistyped id or tag would select (or leave out) nothing, and the set would
+    run and gate without the cases it was written for."""
+    cases = list(cases)
     known = {case.id for case in cases}
-    unknown = [i for i in run_set.select.ids if i not in known]
-    if not unknown:
-        return
+    tags = {tag for case in cases for tag in case.tags}
     where = Path(path) if path else SETS_FILE
     chosen = run_set.select.flows
     flows = f"the flows {', '.join(chosen)}" if chosen else "any flow"
     problems = []
-    for case_id in unknown:
-        near = difflib.get_close_matches(case_id, sorted(known), n=1)
-        hint = f"; did you mean {near[0]}?" if near else ""
-        problems.append(
-            f"{where}: sets.{name}.select.ids: {case_id} names no case of {flows}{hint}"
-        )
-    raise SetsFileError(problems)
+    for case_id in run_set.select.ids:
+        if case_id not in known:
+            near = difflib.get_close_matches(case_id, sorted(known), n=1)
+            hint = f"; did you mean {near[0]}?" if near else ""
+            problems.append(
+                f"{where}: sets.{name}.select.ids: {case_id} names no case of {flows}{hint}"
+            )
+    for field in ("tags", "exclude_tags"):
+        for tag in getattr(run_set.select, field):
+            if tag not in tags:
+                near = difflib.get_close_matches(tag, sorted(tags), n=1)
+                hint = f"; did you mean {near[0]}?" if near else ""
+                problems.append(
+                    f"{where}: sets.{name}.select.{field}: no case of {flows} is tagged {tag}{hint}"
+                )
+    if problems:
+        raise SetsFileError(problems)

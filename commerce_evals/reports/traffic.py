@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import AwareDatetime, Field, ValidationError
 
+from commerce_evals.cases.model import says_nothing
 from commerce_evals.cases.reading import ReadError, decode, parse_json
 from commerce_evals.harness.events import Run, Snapshot, ToolCallEvent, ToolResultEvent, Turn
 from commerce_evals.harness.flow_table import FLOWS
@@ -68,27 +69,42 @@ def known_domains() -> set[str]:
 
 
 def call_order_problems(conversation: Conversation, file: str, number: int) -> list[TrafficProblem]:
-    """A tool result answers a call made before it, with the same id and tool: a capture whose
-    results come first, or name no call, did not happen as recorded and is not judged."""
-    calls: dict[str, str] = {}
+    """What a real conversation cannot hold: a user turn that says nothing, a tool result before
+    its call or naming no call (or another tool's), a call id used twice, a call no result
+    answers before the turn ends (a provider needs every call's result before the model goes
+    on). Such a capture did not happen as recorded and is not judged."""
+
+    def problem(where: str, message: str) -> list[TrafficProblem]:
+        return [TrafficProblem(file, number, where, message)]
+
     for t, turn in enumerate(conversation.turns):
+        if says_nothing(turn.user):
+            return problem(f"turns.{t}.user", "an empty user turn")
+        calls: dict[str, str] = {}
+        unanswered: dict[str, str] = {}
         for e, event in enumerate(turn.events):
             where = f"turns.{t}.events.{e}"
             if isinstance(event, ToolCallEvent):
+                if event.call_id in calls:
+                    return problem(where, f"call id {event.call_id!r} is used twice in the turn")
                 calls[event.call_id] = event.tool
+                unanswered[event.call_id] = where
             elif isinstance(event, ToolResultEvent):
                 called = calls.get(event.call_id)
                 if called is None:
-                    problem = (
-                        f"a result for call {event.call_id!r}, which no earlier tool_call made"
+                    return problem(
+                        where,
+                        f"a result for call {event.call_id!r}, which no earlier tool_call made",
                     )
-                    return [TrafficProblem(file, number, where, problem)]
                 if called != event.tool:
-                    problem = (
+                    return problem(
+                        where,
                         f"a result of {event.tool!r} for call {event.call_id!r}, a call of "
-                        f"{called!r}"
+                        f"{called!r}",
                     )
-                    return [TrafficProblem(file, number, where, problem)]
+                unanswered.pop(event.call_id, None)
+        for call_id, where in unanswered.items():
+            return problem(where, f"call {call_id!r} has no tool_result in its turn")
     return []
 
 

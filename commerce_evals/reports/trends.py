@@ -61,7 +61,7 @@ def series_names(verdicts: pd.DataFrame) -> pd.Series:
 
 
 def trends(paths: Sequence[Path | str], period: Period = "day") -> Trends:
-    logs = read_logs(paths, latest=False)
+    logs = read_logs(paths, latest=False, case_runs=True)
     partial = [
         f"{path}: {state.describe()}" for path, log in logs if (state := completeness(log)).partial
     ]

@@ -99,7 +99,11 @@ def scripted_step(script: ReplayScript, turn_index: int, round_index: int) -> Ch
 
 
 class ScriptedModelAPI(ModelAPI):
-    """What every scripted model shares: no credentials, and usage counted without a tokenizer."""
+    """What every scripted model shares: no credentials, usage counted without a tokenizer, and
+    no -M argument but those it names in `arguments`."""
+
+    provider = "commerce"
+    arguments: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -109,6 +113,16 @@ class ScriptedModelAPI(ModelAPI):
         config: GenerateConfig | None = None,
         **model_args: Any,
     ) -> None:
+        if model_args:  # an -M argument this model does not take would change nothing
+            name, value = next(iter(model_args.items()))
+            takes = (
+                f"its arguments: {', '.join(self.arguments)}"
+                if self.arguments
+                else "it takes no -M argument"
+            )
+            raise ScriptedModelError(
+                f"-M {name}={value}: {self.provider}/{model_name} takes no argument {name!r}; {takes}"
+            )
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
 
     def output(

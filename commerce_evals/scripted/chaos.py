@@ -96,6 +96,8 @@ def _some_args(tools: list[ToolInfo]) -> dict[str, Any]:
 
 
 class ChaosModel(ScriptedModelAPI):
+    provider = "chaos"
+
     def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         if model_name not in (*FAULTS, "mixed"):
             raise InputError(

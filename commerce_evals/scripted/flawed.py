@@ -76,6 +76,8 @@ def check_patterns(patterns: dict[str, tuple[str, ...]], dataset: str | None) ->
 
 
 class FlawedReplay(ScriptedModelAPI):
+    arguments = ("fail", "flaky", "dataset")
+
     def __init__(
         self,
         model_name: str,

@@ -203,7 +203,7 @@ def diff_command(
         str | None, typer.Option(help="The model to take from NEW when it holds several.")
     ] = None,
     alpha: Annotated[float, typer.Option(help="Significance level for McNemar's test.")] = 0.05,
-    reasons: Annotated[int, typer.Option(help="Failed keys shown per case.")] = 8,
+    reasons: Annotated[int, typer.Option(min=0, help="Failed keys shown per case (0: none).")] = 8,
     passing: Annotated[bool, typer.Option(help="Also list cases passing in both.")] = False,
     allow_partial: Annotated[
         bool,

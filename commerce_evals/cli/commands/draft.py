@@ -85,6 +85,7 @@ def dimensions(
     """Tuples over the dimensions (all pairs by default), one drafted message each."""
     from commerce_evals.authoring.dimensions import DimensionsFileError, read_dimensions
     from commerce_evals.authoring.drafting import (
+        NoDrafts,
         TooManyDrafts,
         drafter_prompt,
         skeleton,
@@ -101,7 +102,7 @@ def dimensions(
         model = bind(DRAFTER, parse_role(model_role, DRAFTER))
     except DimensionsFileError as err:
         _fail(console, err.problems)
-    except TooManyDrafts as err:
+    except (TooManyDrafts, NoDrafts) as err:
         _fail(console, [f"{file}: {err}"])
     except RoleError as err:
         _fail(console, [str(err)])
@@ -201,7 +202,7 @@ def mode(
     try:
         modes = read_modes(modes_file)
     except ValueError as err:
-        _fail(console, [str(err)])
+        _fail(console, str(err).splitlines())
     chosen = next((m for m in modes.modes if m.name == name), None)
     if chosen is None:
         _fail(console, [f"{modes_file}: no mode {name!r}; modes: {[m.name for m in modes.modes]}"])

@@ -71,8 +71,12 @@ def results_table(query: str, answer: dict[str, Any]) -> Table:
 def search(
     query: Annotated[str, typer.Argument(help="The query, as the agent would pass it.")],
     domain: Annotated[str, typer.Option(help="The domain whose catalog to search.")] = "shop",
-    max_price: Annotated[float | None, typer.Option(help="Only at or under this price.")] = None,
-    min_price: Annotated[float | None, typer.Option(help="Only at or over this price.")] = None,
+    max_price: Annotated[
+        float | None, typer.Option(min=0, help="Only at or under this price (0 or more).")
+    ] = None,
+    min_price: Annotated[
+        float | None, typer.Option(min=0, help="Only at or over this price (0 or more).")
+    ] = None,
     niche: Annotated[str | None, typer.Option(help="Only this category slug.")] = None,
     in_stock_only: Annotated[bool, typer.Option(help="Leave out sold-out products.")] = False,
     limit: Annotated[

@@ -126,7 +126,7 @@ def summary_command(
     from commerce_evals.reports.summary import summarize
 
     try:
-        found = results_by_model(read_logs(logs, scorers=(SCORER,)))
+        found = results_by_model(read_logs(logs, scorers=(SCORER,), case_runs=True))
         if model is not None and model not in found:
             die(f"{', '.join(logs)}: no log of model {model!r}; models: {sorted(found)}")
         runs = [found[model]] if model else list(found.values())

@@ -9,9 +9,9 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from commerce_evals.strict import FrozenStrict
+from commerce_evals.strict import FrozenStrict, unique_rows
 
 Condition = Literal["EXCELLENT", "GOOD", "FAIR", "POOR"]
 VehicleStatus = Literal[
@@ -160,21 +160,31 @@ class SandboxInfo(FrozenStrict):
 class VehiclesFile(FrozenStrict):
     vehicles: list[Vehicle]
 
+    one_row_per_id = field_validator("vehicles")(unique_rows("id"))
+
 
 class OffersFile(FrozenStrict):
     offers: list[Offer]
+
+    one_row_per_id = field_validator("offers")(unique_rows("id"))
 
 
 class ClosingsFile(FrozenStrict):
     closings: list[Closing]
 
+    one_row_per_id = field_validator("closings")(unique_rows("id"))
+
 
 class ContactsFile(FrozenStrict):
     contacts: list[Contact]
 
+    one_row_per_id = field_validator("contacts")(unique_rows("id"))
+
 
 class TasksFile(FrozenStrict):
     tasks: list[Task]
+
+    one_row_per_id = field_validator("tasks")(unique_rows("id"))
 
 
 # ---- a case's injected state --------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from commerce_evals.strict import Strict
+from commerce_evals.strict import Strict, unique_rows
 
 # Every number a gate compares holds a value a store can have: finite (NaN makes every comparison
 # false, so a NaN cap would let anything through), never below zero; a count is a whole number
@@ -65,6 +65,8 @@ class Product(Strict):
 class Catalog(Strict):
     products: list[Product]
 
+    one_row_per_id = field_validator("products")(unique_rows("id"))
+
 
 class OrderItem(Strict):
     product_id: str
@@ -81,9 +83,21 @@ class Order(Strict):
     carrier: str = ""
     note: str = ""
 
+    @model_validator(mode="after")
+    def _delivered_after_placed(self) -> Order:
+        for name in ("delivery_date", "updated_delivery_date"):
+            when = getattr(self, name)
+            if when is not None and when < self.placed_on:
+                raise ValueError(
+                    f"{self.order_id}: {name} {when} is before placed_on {self.placed_on}"
+                )
+        return self
+
 
 class Orders(Strict):
     orders: list[Order]
+
+    one_row_per_id = field_validator("orders")(unique_rows("order_id"))
 
 
 class Caps(Strict):

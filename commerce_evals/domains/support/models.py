@@ -9,9 +9,9 @@ from __future__ import annotations
 from datetime import date
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from commerce_evals.strict import Strict
+from commerce_evals.strict import Strict, unique_rows
 
 CUSTOMER_ID = r"^C-\d{3}$"
 ORDER_ID = r"^R-\d{4}$"
@@ -42,6 +42,8 @@ class Customer(Strict):
 
 class Customers(Strict):
     customers: list[Customer]
+
+    one_row_per_id = field_validator("customers")(unique_rows("customer_id"))
 
 
 class Item(Strict):
@@ -91,6 +93,8 @@ class Order(Strict):
 class Orders(Strict):
     orders: list[Order]
 
+    one_row_per_id = field_validator("orders")(unique_rows("order_id"))
+
 
 class Refund(Strict):
     refund_id: str = Field(pattern=r"^RF-[A-Z0-9-]+$")
@@ -104,6 +108,8 @@ class Refund(Strict):
 class Refunds(Strict):
     refunds: list[Refund]
 
+    one_row_per_id = field_validator("refunds")(unique_rows("refund_id"))
+
 
 class Ticket(Strict):
     ticket_id: str = Field(pattern=r"^T-[A-Z0-9-]+$")
@@ -116,6 +122,8 @@ class Ticket(Strict):
 
 class Tickets(Strict):
     tickets: list[Ticket]
+
+    one_row_per_id = field_validator("tickets")(unique_rows("ticket_id"))
 
 
 # ---- a case's injected state ----------------------------------------------------------------------
