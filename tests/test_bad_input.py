@@ -2119,7 +2119,7 @@ def test_every_example_capture_still_reads() -> None:
 USAGE: list[tuple[list[str], str]] = [
     (
         ["gaet", "logs"],
-        "error: commerce-evals: No such command 'gaet'. Did you mean 'gate'?; see commerce-evals "
+        "error: commerce-evals: No such command 'gaet'. Did you mean 'gate', 'grade'?; see commerce-evals "
         "--help",
     ),
     (
