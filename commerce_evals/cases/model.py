@@ -18,6 +18,7 @@ from pydantic import (
     model_validator,
 )
 
+from commerce_evals.cases.asking import EMPTY_LEXICON, Lexicon, domain_lexicon
 from commerce_evals.cases.customer import Conversation, Customer, play_script
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.reading import ReadError, parse_data, read_text
@@ -225,6 +226,8 @@ class Case(Strict):
     def _scripts_fit(self) -> Case:
         if self.reference is None and self.skip is None:
             raise ValueError("reference: every runnable case needs a reference run")
+        if self.customer is not None:
+            self.customer.bind(self.lexicon())
         self._reveal_keys_fit()
         if self.customer is not None:
             return self._customer_scripts_fit(self.customer)
@@ -266,11 +269,21 @@ class Case(Strict):
         written = sorted({"asks_before", "never_asks"} & self.expected.model_fields_set)
         if not written:
             return
-        if self.customer is None:
+        if self.customer is None and "asks_before" in written:
             raise ValueError(
-                f"expected.{written[0]}: only a case with a `customer` can grade what the agent "
-                "asked; add a customer with the reveals it names"
+                "expected.asks_before: only a case with a `customer` can grade what the agent "
+                "asked before acting; add a customer with the reveals it names"
             )
+        if self.customer is None:
+            topics = self.lexicon().topics
+            unknown = [n for n in self.expected.never_asks if n not in topics]
+            if unknown:
+                raise ValueError(
+                    f"expected.never_asks: {unknown} name no topic of the {self.domain!r} "
+                    f"domain (domains/{self.domain}/asking.yaml: {sorted(topics)}); a case with "
+                    "a `customer` may name its reveals instead"
+                )
+            return
         known = {r.name for r in self.customer.reveals}
         unknown = [f"{key}: {name}" for key, name in named if name not in known]
         if unknown:
@@ -344,6 +357,15 @@ class Case(Strict):
     def confirmed(self, turn: int) -> frozenset[str]:
         """The writes turn `turn` (0-based) consents to, as the case declares them."""
         return frozenset(self.confirms[turn]) if turn < len(self.confirms) else frozenset()
+
+    @property
+    def domain(self) -> str:
+        spec = FLOWS.get(self.flow)
+        return spec.domain if spec is not None else self.flow
+
+    def lexicon(self) -> Lexicon:
+        """The asking words of the case's domain (cases/asking.py)."""
+        return domain_lexicon(self.domain) if self.flow in FLOWS else EMPTY_LEXICON
 
     @property
     def flow(self) -> str:
