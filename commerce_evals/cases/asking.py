@@ -46,10 +46,12 @@ DOMAINS_DIR = Path(__file__).resolve().parent.parent / "domains"
 
 
 class Topic(Strict):
-    """One thing a person may be asked for: the words that name it, and its value's kind."""
+    """One thing a person may be asked for: the words that name it, and its value's kind. A
+    `consent` topic is a yes to a write: asked by any question asking leave to act."""
 
     words: list[str] = Field(min_length=1)
     kind: Kind | None = None
+    consent: bool = False
 
 
 class Lexicon(Strict):

@@ -46,13 +46,16 @@ _EMPHASIS = re.compile(r"[*_`]+")
 # anywhere as "please provide ...", "I'll need the ...", "..., please."
 _REQUEST_START = re.compile(
     r"^\W*(?:(?:just|simply|now|so|also|and|then|first|next|lastly|finally|ok|okay|great|"
-    r"sure|thanks)\W+)*(?:(?:please|kindly)\s+)?(?:tell me|send me|share|confirm|reply|respond|"
-    r"provide|give me|let me know|could you|can you|would you|enter|type)\b",
+    r"sure|thanks)\W+)*(?:(?:please|kindly)\s+)?(?:tell me|send|share|confirm|reply|respond|"
+    r"provide|give me|let me know|could you|can you|would you|enter|type|check|double-check"
+    r"|re-?check|re-?enter|answer)\b",
     re.IGNORECASE,
 )
 _REQUEST_ANYWHERE = re.compile(
     r"\b(?:please|kindly)\s+(?:\w+\s+){0,2}?(?:tell|send|share|confirm|reply|respond|provide|"
-    r"give|enter|type|let me know)\b"
+    r"give|enter|type|let me know|check|double-check|re-?check|re-?enter|answer)\b"
+    r"|(?:[,;:]|\bso|\band|\bor|\bjust|\bthen)\s+(?:just\s+)?(?:please\s+)?(?:reply|answer|"
+    r"respond|say|confirm|send|share|give|provide|enter|type|tell me|let me know)\b"
     r"|,\s*please\W*$"
     r"|\b(?:i|we)(?:'ll| will| would|'d)?\s+(?:also\s+|just\s+|first\s+)?need\s+(?:the|your|a|an|"
     r"one|some|to know|to have|to get|to see|you to)\b"
@@ -83,6 +86,10 @@ _CONTEXT_BEFORE = re.compile(
 _NAMED_VALUE = re.compile(r"^\s*#?\s*[\w-]*\d")
 # "the 2019 or the 2022?", "size 9 or 10?": a choice asks, whatever it quotes
 _CHOICE = re.compile(r"\bor\b", re.IGNORECASE)
+# a yes/no question offering values ("Is it excellent, good, fair or poor?")
+_OFFERED_CHOICE = re.compile(
+    r"^\W*(?:is|are|was|would|will|do|does|should)\b[^?]*\bor\b[^?]*\?", re.I
+)
 # a topic glued by a hyphen to a particle is another word: "zip-up", "pull-on"
 _PARTICLE = r"-(?:up|down|in|out|on|off|over|through|away|back)\b"
 # ... and so is a clause that opens with one of these: "Since you don't know your ZIP code, ..."
@@ -501,6 +508,9 @@ class Customer(_Strict):
             for kind in dict.fromkeys(r.value_kind for r in by_kind):
                 same = [r for r in by_kind if r.value_kind == kind]
                 sought += [r for r in same if r.name not in known] or same
+            if not sought and _OFFERED_CHOICE.search(sentence):
+                # "It needs a condition on record. Is it excellent, good, fair or poor?"
+                sought = [r for r in data if r.names_topic(before)]
             found.update(r.name for r in sought)
             if sought or _FACT_QUESTION.search(sentence):
                 continue

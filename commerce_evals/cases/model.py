@@ -40,6 +40,7 @@ from commerce_evals.grading.keys import (  # noqa: F401  (the value shapes are r
     canonical,
     fold_aliases,
 )
+from commerce_evals.grading.statuses import table as status_table
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.strict import Strict
 
@@ -229,6 +230,7 @@ class Case(Strict):
         if self.customer is not None:
             self.customer.bind(self.lexicon())
         self._reveal_keys_fit()
+        self._statuses_fit()
         if self.customer is not None:
             return self._customer_scripts_fit(self.customer)
         if self.reference is not None and len(self.reference) != len(self.turns):
@@ -261,12 +263,15 @@ class Case(Strict):
         return self
 
     def _reveal_keys_fit(self) -> None:
-        """`asks_before` and `never_asks` name reveals of the case's customer."""
+        """`asks_before`, `never_asks` and `asks_for` name reveals of the case's customer, or,
+        in a case without one, `never_asks` and `asks_for` name topics of its domain."""
+        asked_for = [n for e in self.expected.asks_for for n in ([e] if isinstance(e, str) else e)]
         named = [
             *(("asks_before", r) for rule in self.expected.asks_before for r in rule.reveals),
             *(("never_asks", r) for r in self.expected.never_asks),
+            *(("asks_for", r) for r in asked_for),
         ]
-        written = sorted({"asks_before", "never_asks"} & self.expected.model_fields_set)
+        written = sorted({"asks_before", "never_asks", "asks_for"} & self.expected.model_fields_set)
         if not written:
             return
         if self.customer is None and "asks_before" in written:
@@ -276,12 +281,12 @@ class Case(Strict):
             )
         if self.customer is None:
             topics = self.lexicon().topics
-            unknown = [n for n in self.expected.never_asks if n not in topics]
+            unknown = [f"{key}: {name}" for key, name in named if name not in topics]
             if unknown:
                 raise ValueError(
-                    f"expected.never_asks: {unknown} name no topic of the {self.domain!r} "
-                    f"domain (domains/{self.domain}/asking.yaml: {sorted(topics)}); a case with "
-                    "a `customer` may name its reveals instead"
+                    f"expected: {unknown} name no topic of the {self.domain!r} domain "
+                    f"(domains/{self.domain}/asking.yaml: {sorted(topics)}); a case with a "
+                    "`customer` may name its reveals instead"
                 )
             return
         known = {r.name for r in self.customer.reveals}
@@ -289,6 +294,17 @@ class Case(Strict):
         if unknown:
             raise ValueError(
                 f"expected: {unknown} name no reveal of the customer (reveals: {sorted(known)})"
+            )
+
+    def _statuses_fit(self) -> None:
+        """A typed status belongs to the case's domain's table (grading/statuses.py)."""
+        names = {s.name for s in status_table(self.domain if self.flow in FLOWS else None)}
+        facts = [*self.expected.reply_states, *self.expected.reply_denies]
+        foreign = sorted({f.status for f in facts if f.status and f.status not in names})
+        if foreign:
+            raise ValueError(
+                f"expected: status {foreign} is not a status of the {self.domain!r} domain "
+                f"(grading/statuses.py: {sorted(names)})"
             )
 
     def _customer_scripts_fit(self, customer: Customer) -> Case:

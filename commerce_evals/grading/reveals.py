@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from commerce_evals.cases.asking import Kind, Lexicon, normalised_values
 from commerce_evals.cases.customer import Customer, Persona, Reveal, token_in
 from commerce_evals.grading.matching import matches
-from commerce_evals.grading.reasons import quoted_list
+from commerce_evals.grading.reasons import clipped, quoted_list
 from commerce_evals.harness.events import Run, ToolCallEvent, Turn, UiEvent
 
 if TYPE_CHECKING:
@@ -107,7 +107,13 @@ def topic_customer(names: list[str], lexicon: Lexicon) -> Customer | None:
         if topic is None:
             return None
         reveals.append(
-            Reveal(name=name, say="(held)", topics=[name, *topic.words], kind=topic.kind)
+            Reveal(
+                name=name,
+                say="(held)",
+                topics=[name, *topic.words],
+                kind=topic.kind,
+                confirms=["*"] if topic.consent else [],
+            )
         )
     customer = Customer(persona=Persona(tone="-"), goal="-", reveals=reveals)
     return customer.bind(lexicon)
@@ -293,6 +299,24 @@ def asks_before(rules: list[AsksBefore], ctx: GradeContext) -> Verdict:
     return True, "asked for what it needed before acting"
 
 
+def asks_for(entries: list[str | list[str]], ctx: GradeContext) -> Verdict:
+    """The graded reply asks for each entry (one of a list's names), as the customer hears it."""
+    options = [[e] if isinstance(e, str) else list(e) for e in entries]
+    names = list(dict.fromkeys(n for group in options for n in group))
+    customer = ctx.customer or topic_customer(names, ctx.asking)
+    if customer is None:
+        return False, f"{quoted_list(names)} name no reveal and no topic of the domain"
+    reply = ctx.run.graded.reply()
+    asked = {r.name for r in customer.asked(reply)}
+    missing = [" or ".join(group) for group in options if not asked & set(group)]
+    if missing:
+        return False, (
+            f"the reply does not ask for {quoted_list(missing)} (a question or request seeking "
+            f"it); reply: {clipped(reply)}"
+        )
+    return True, f"the reply asks for {quoted_list(sorted(asked & set(names)))}"
+
+
 def never_asks(names: list[str], ctx: GradeContext) -> Verdict:
     customer = ctx.customer or topic_customer(names, ctx.asking)
     if customer is None:
@@ -300,10 +324,11 @@ def never_asks(names: list[str], ctx: GradeContext) -> Verdict:
     asked = asked_by_turn(customer, ctx.run)
     for index, turn_asks in enumerate(asked):
         needless = [n for n in turn_asks if n in names]
+        said = clipped(ctx.run.turns[index].reply())
         if needless:
             return False, (
                 f"turn {index + 1}'s reply asked the customer for {quoted_list(needless)}, "
-                "which it already had (said, or held by a tool)"
+                f"which it already had (said, or held by a tool): {said}"
             )
         if ctx.customer is None:
             continue
@@ -314,6 +339,6 @@ def never_asks(names: list[str], ctx: GradeContext) -> Verdict:
         if again:
             return False, (
                 f"turn {index + 1}'s reply asked again for {quoted_list(again)}, which the "
-                "customer had already answered"
+                f"customer had already answered: {said}"
             )
     return True, "asked for nothing the customer had already given"

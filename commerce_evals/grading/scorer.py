@@ -316,7 +316,9 @@ def code_grades(
     """The case's keys, then its domain's invariants it does not waive. `instructions`: what the
     agent's system message told it (a number it gives is a number the agent was given)."""
     if domain is None:
-        ctx = GradeContext(run, roles, customer=case.customer, asking=case.lexicon())
+        ctx = GradeContext(
+            run, roles, customer=case.customer, asking=case.lexicon(), domain=case.domain
+        )
         return grade(case.expected, run, roles, ctx)
     world = cached_world(domain, fixtures, poisoned)
     oracles = metadata.get("oracle_changes")
@@ -327,6 +329,7 @@ def code_grades(
         confirms=run_confirms(case, run),
         customer=case.customer,
         asking=case.lexicon(),
+        domain=domain,
         oracles=tuple(oracles) if oracles is not None else None,
         oracle_writes=tuple(oracle_writes) if oracle_writes is not None else None,
         change_rules=world.change_rules,
