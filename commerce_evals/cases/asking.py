@@ -276,6 +276,18 @@ _ACTING = re.compile(
     r"|i'll|i\s+will|we'll|i\s+can|i'd\s+(?:add|put|order|get|go)|ok\s+if\s+i|okay\s+if\s+i)\b",
     re.IGNORECASE,
 )
+# an amount said as a bound ("under $100", "up to $80", "within $60")
+_BOUND_BEFORE = re.compile(
+    r"\b(?:under|below|up to|within|at most|no more than|less than|max(?:imum)?(?: of)?"
+    r"|cap(?:ped)? at|limit(?:ed)? to|around|about)\s*$",
+    re.IGNORECASE,
+)
+# a verb that commits to an object rather than to a bound
+_COMMITTING = re.compile(
+    r"\b(?:add|cart|order|buy|place|put|get|purchase|check ?out|save|remove|refund|cancel|list"
+    r"|launch|stage|send|book)\w*",
+    re.IGNORECASE,
+)
 # a question tag asking to confirm what the sentence said
 _TAG = re.compile(
     r"(?:^|[\s,;—–-])(?:right|correct|yes|yeah|no|is\s+that\s+right|is\s+that\s+correct|am\s+i\s+right"
@@ -304,7 +316,7 @@ _TRAILING_PURPOSE = re.compile(
     re.IGNORECASE,
 )
 # a bare question for one of the values the sentence before offered ("Which would you like?")
-_WHICH_OF = re.compile(r"^\W*(?:so\s+)?(?:which|what)\b(?:\s+one)?(?:\s+[\w']+){0,4}\W*$", re.I)
+_WHICH_OF = re.compile(r"^\W*(?:so\s+)?(?:which|what)\b(?:\s+(?:one|1))?(?:\s+[\w']+){0,4}\W*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -353,7 +365,11 @@ def proposes(
     allowed = _ASKING_WORDS | {w.casefold() for t in topic_words for w in _WORD.findall(t)}
     for clause, value in found:
         if _ACTING.search(clause.text):
-            continue
+            # "shall I keep it under $100 again?" proposes a bound, "shall I add the M?" acts
+            bound = kind == "money" and _BOUND_BEFORE.search(clause.text[: value.start])
+            if not bound or _COMMITTING.search(clause.text):
+                continue
+            return True
         rest = (
             clause.text[: value.start] + " " + _TRAILING_PURPOSE.sub("", clause.text[value.end :])
         )
