@@ -180,7 +180,8 @@ DOMAIN_STATUSES: dict[str, tuple[Status, ...]] = {
     "support": (
         Status(
             "refunded",
-            r"refunded|(?:refund|money|payment)s? (?:was |were |has been |had been |already )?"
+            r"refunded|(?:refund|money|payment)s?(?: [\w$,.'-]+){0,6}? (?:was |were |has been |had been "
+            r"|already )?"
             r"(?:issued|processed|sent back|returned|credited|paid out|went (?:through|out|back))"
             r"|credited back|paid back|(?:got|received) (?:your |the |their )?money back",
             test="unknown",
