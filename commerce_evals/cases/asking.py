@@ -258,7 +258,7 @@ KIND_TOPICS: dict[Kind, tuple[str, ...]] = {
 
 # ---- clauses -------------------------------------------------------------------------------------
 
-_CLAUSE_BREAK = re.compile(r"[,;:()—–]|\s-\s")
+_CLAUSE_BREAK = re.compile(r",(?!\d)|(?<!\d),|[;:()—–]|\s-\s")
 # a clause that sets the scene for the question rather than asking: "Since you're a medium",
 # "In your size 12.5", "Given the $80 budget", "You said navy", "If it's for a 9"
 _CONTEXT_OPENING = re.compile(
@@ -306,6 +306,7 @@ _ASKING_WORDS = frozenset(
     max maximum most least min minimum cap ceiling top tops under below over up to no more less
     than spend spending pay paying accept accepting lowest highest floor bottom line go price
     happy comfortable something thinking think one's ever really exactly a an suit suits fit fits
+    maybe perhaps say roughly
     """.split()  # noqa: SIM905 (read as words, not as a column of quoted strings)
 )
 _WORD = re.compile(r"[a-z][a-z']*", re.IGNORECASE)
@@ -316,7 +317,9 @@ _TRAILING_PURPOSE = re.compile(
     re.IGNORECASE,
 )
 # a bare question for one of the values the sentence before offered ("Which would you like?")
-_WHICH_OF = re.compile(r"^\W*(?:so\s+)?(?:which|what)\b(?:\s+(?:one|1))?(?:\s+[\w']+){0,4}\W*$", re.I)
+_WHICH_OF = re.compile(
+    r"^\W*(?:so\s+)?(?:which|what)\b(?:\s+(?:one|1))?(?:\s+[\w']+){0,4}\W*$", re.I
+)
 
 
 @dataclass(frozen=True)

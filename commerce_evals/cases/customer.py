@@ -98,7 +98,8 @@ _CONTEXT_CLAUSE = re.compile(
     r"you mentioned|i see|i found|i verified|once|after|with)\b",
     re.IGNORECASE,
 )
-_CLAUSE_BREAK = re.compile(r"[,;:()—]|\s-\s")
+# a comma inside a number ("$25,500") breaks no clause
+_CLAUSE_BREAK = re.compile(r",(?!\d)|(?<!\d),|[;:()—]|\s-\s")
 # A question that opens with a wh-word asks for a fact, even when it names the write
 # ("Which item would you like me to refund?", "Before I go ahead, what's your ZIP?").
 _FACT_QUESTION = re.compile(
@@ -507,7 +508,10 @@ class Customer(_Strict):
             ]
             for kind in dict.fromkeys(r.value_kind for r in by_kind):
                 same = [r for r in by_kind if r.value_kind == kind]
-                sought += [r for r in same if r.name not in known] or same
+                # a proposed value that is a reveal's own answer asks for that reveal
+                proposed = normalised_values(kind, sentence) if kind else set()
+                named = [r for r in same if r.kind_values & proposed]
+                sought += named or [r for r in same if r.name not in known] or same
             if not sought and _OFFERED_CHOICE.search(sentence):
                 # "It needs a condition on record. Is it excellent, good, fair or poor?"
                 sought = [r for r in data if r.names_topic(before)]

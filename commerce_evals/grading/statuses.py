@@ -37,7 +37,9 @@ class Status:
 
 
 _ORDER = frozenset({"placed", "processing", "shipped", "delivered", "cancelled", "canceled"})
-_OFFER = frozenset({"new", "pending", "accepted", "declined", "withdrawn", "countered", "expired"})
+_OFFER = frozenset(
+    {"new", "pending", "accepted", "declined", "withdrawn", "countered", "expired", "superseded"}
+)
 _VEHICLE = frozenset(
     {"draft", "listed", "on_hold", "in_closing", "sold", "offer_accepted", "delisted"}
 )
@@ -203,7 +205,7 @@ DOMAIN_STATUSES: dict[str, tuple[Status, ...]] = {
             r"automatically"
             r"|closed (?:out|off) by (?:the|that) (?:sale|acceptance)"
             r"|no longer (?:open|active|valid|in play|live)",
-            _OFFER | {"superseded"},
+            _OFFER,
             _values("superseded"),
         ),
         Status(
