@@ -77,6 +77,15 @@ SHOP_ASKS = [
     ("Would you like it in grey, olive or black?", ["colour"]),
     ("The 10-inch or the 12-inch?", ["size"]),
     ("The jacket comes in S/M and in L/XL. Which would suit you?", ["size"]),
+    # found by probing the reader as a cheat would
+    ("Just to double check - 9, yeah?", ["size"]),
+    ("9 still good for you?", ["size"]),
+    ("Shall I go with a 9 then?", ["size"]),
+    ("I'll assume a 9 unless you say otherwise - ok?", ["size"]),
+    ("What do you normally wear in trail shoes?", ["size"]),
+    ("Is navy still the plan?", ["colour"]),
+    ("Any limit on price?", ["budget"]),
+    ("Is eighty bucks the ceiling?", ["budget"]),
 ]
 
 
@@ -92,6 +101,9 @@ DEALER_ASKS = [
     ("When should I set the follow-up for?", ["date"]),
     ("Would Friday suit for the call?", ["date"]),
     ("Which day works best?", ["date"]),
+    ("What's the rock-bottom number?", ["floor"]),
+    ("How far down can I take it?", ["floor"]),
+    ("When's good for the call?", ["date"]),
 ]
 
 
@@ -130,6 +142,10 @@ SHOP_CONTEXT = [
     # a word that only looks like a value
     ("Does the coating rust over time?", []),
     ("Is there a 2-pack?", []),
+    ("Is the $75 one okay, or would you prefer the $79 one?", []),
+    ("Should I save your size for next time?", []),
+    ("Would you like me to remember that you're a 9?", []),
+    ("Do you want the navy Stormhaven added to your cart?", []),
 ]
 
 

@@ -170,12 +170,23 @@ _WEEKDAY = re.compile(
     re.IGNORECASE,
 )
 # an amount that names an object ("the $129 jacket", "the $24,000 offer") is no amount proposed
-_AMOUNT_OF_THING = re.compile(r"^\s+(?!or\b|and\b|max\b|tops\b|limit\b|budget\b)[a-z]", re.I)
+_AMOUNT_OF_THING = re.compile(
+    r"^\s+(?:(?!or\b|and\b|max\b|tops\b|limit\b|budget\b)[a-z]|1\b)", re.IGNORECASE
+)
 _ARTICLE_BEFORE = re.compile(r"\b(?:the|this|that|a|an)\s+$", re.IGNORECASE)
+
+
+# "one" after a determiner is a pronoun ("the $75 one", "which one"), not the number 1
+_PRONOUN_ONE = re.compile(
+    r"\b(the|this|that|which|each|every|other|another|any|no|a|an)((?:\s+[$\w.,'-]+){0,2}?)"
+    r"\s+one(s?)\b",
+    re.IGNORECASE,
+)
 
 
 def prepare(text: str) -> str:
     """The text as values are read from it: number words as digits, "9 and a half" as 9.5."""
+    text = _PRONOUN_ONE.sub(lambda m: f"{m.group(1)}{m.group(2)} item{m.group(3)}", text)
     return _HALF.sub(lambda m: f"{m.group(1)}.5", normalise(text))
 
 
@@ -227,6 +238,17 @@ def values_of(kind: Kind, text: str) -> list[Value]:
     return kept
 
 
+# in a question about nothing but the value, a bare number is a size ("9, yeah?", "9 still good?")
+_LOOSE_SIZE = re.compile(r"(?<![\w.$/,-])(\d{1,2}(?:\.5)?)(?![\w%$]|[.,/:-]\d)")
+
+
+def _loose_sizes(text: str) -> list[Value]:
+    return [
+        Value("size", m.start(1), m.end(1), f"{float(m.group(1)):g}")
+        for m in _LOOSE_SIZE.finditer(text)
+    ]
+
+
 def normalised_values(kind: Kind, text: str) -> set[str]:
     return {v.norm for v in values_of(kind, prepare(text))}
 
@@ -236,16 +258,18 @@ def normalised_values(kind: Kind, text: str) -> set[str]:
 _YOU = r"(?:you|you'd|you'll|you're|you've|your|yourself)"
 KIND_SEEKS: dict[Kind, re.Pattern[str]] = {
     "money": re.compile(
-        rf"\bhow\s+(?:much|low|high)\b|\bwhat\s+(?:price|amount|figure)\b"
+        rf"\bhow\s+(?:much|low|high|far\s+(?:down|up))\b|\bwhat\s+(?:price|amount|figure)\b"
         rf"|\b(?:least|most|lowest|highest|minimum|maximum|max|min)\b(?:\s+[\w']+){{0,2}}?\s+{_YOU}\b",
         re.IGNORECASE,
     ),
     "date": re.compile(
-        r"\bwhen\s+(?:would|do|did|does|is|was|should|will|can|could|are|were|shall|'s)\b"
+        r"\bwhen(?:'s|\s+(?:would|do|did|does|is|was|should|will|can|could|are|were|shall))\b"
         r"|\bby\s+when\b|\b(?:what|which)\s+(?:day|date)\b|\bhow\s+soon\b",
         re.IGNORECASE,
     ),
-    "size": re.compile(r"\bhow\s+(?:big|large|small)\b|\bwhat\s+(?:do|does)\s+\w+\s+wear\b", re.I),
+    "size": re.compile(
+        r"\bhow\s+(?:big|large|small)\b|\bwhat\s+(?:do|does)(?:\s+\w+){1,2}\s+wear\b", re.I
+    ),
     "colour": re.compile(r"\bwhat\s+colou?rs?\b", re.IGNORECASE),
 }
 # the topic words every reveal of a kind is asked by, beside its own and its domain's
@@ -288,6 +312,10 @@ _COMMITTING = re.compile(
     r"|launch|stage|send|book)\w*",
     re.IGNORECASE,
 )
+# the words of a request to act that leave the value as the only thing proposed
+_ACTING_WORDS = frozenset(
+    "shall should can may i i'll we we'll let me will stick stay keep take use choose go".split()
+)
 # a question tag asking to confirm what the sentence said
 _TAG = re.compile(
     r"(?:^|[\s,;—–-])(?:right|correct|yes|yeah|no|is\s+that\s+right|is\s+that\s+correct|am\s+i\s+right"
@@ -306,7 +334,8 @@ _ASKING_WORDS = frozenset(
     max maximum most least min minimum cap ceiling top tops under below over up to no more less
     than spend spending pay paying accept accepting lowest highest floor bottom line go price
     happy comfortable something thinking think one's ever really exactly a an suit suits fit fits
-    maybe perhaps say roughly
+    maybe perhaps say roughly plan idea choice pick option preference preferred unless otherwise
+    assume assuming with
     """.split()  # noqa: SIM905 (read as words, not as a column of quoted strings)
 )
 _WORD = re.compile(r"[a-z][a-z']*", re.IGNORECASE)
@@ -318,7 +347,7 @@ _TRAILING_PURPOSE = re.compile(
 )
 # a bare question for one of the values the sentence before offered ("Which would you like?")
 _WHICH_OF = re.compile(
-    r"^\W*(?:so\s+)?(?:which|what)\b(?:\s+(?:one|1))?(?:\s+[\w']+){0,4}\W*$", re.I
+    r"^\W*(?:so\s+)?(?:which|what)\b(?:\s+(?:one|1|items?))?(?:\s+[\w']+){0,4}\W*$", re.I
 )
 
 
@@ -355,6 +384,8 @@ def proposes(
     parts = clauses(text)
     live = [c for c in parts if not c.context]
     found = [(c, v) for c in live for v in values_of(kind, c.text)]
+    if not found and kind == "size":
+        found = [(c, v) for c in live for v in _loose_sizes(c.text)]
     if not found:
         offered = {v.norm for v in values_of(kind, prepare(before))} if before else set()
         return kind in ("size", "colour") and len(offered) >= 2 and bool(_WHICH_OF.match(text))
@@ -368,11 +399,17 @@ def proposes(
     allowed = _ASKING_WORDS | {w.casefold() for t in topic_words for w in _WORD.findall(t)}
     for clause, value in found:
         if _ACTING.search(clause.text):
-            # "shall I keep it under $100 again?" proposes a bound, "shall I add the M?" acts
-            bound = kind == "money" and _BOUND_BEFORE.search(clause.text[: value.start])
-            if not bound or _COMMITTING.search(clause.text):
+            # "shall I keep it under $100 again?" and "shall I go with a 9?" propose a value;
+            # "shall I add the M?" acts on an object
+            if _COMMITTING.search(clause.text):
                 continue
-            return True
+            if kind == "money" and _BOUND_BEFORE.search(clause.text[: value.start]):
+                return True
+            rest = clause.text[: value.start] + " " + clause.text[value.end :]
+            words = [w.casefold() for w in _WORD.findall(rest)]
+            if words and all(w in allowed | _ACTING_WORDS for w in words):
+                return True
+            continue
         rest = (
             clause.text[: value.start] + " " + _TRAILING_PURPOSE.sub("", clause.text[value.end :])
         )

@@ -79,8 +79,15 @@ _CLOSING = re.compile(
 # "the ZIP code on the account under your name", "ship it to your new address".
 _CONTEXT_BEFORE = re.compile(
     r"\b(?:to|on|for|under|with|from|at|by|in|into|using|via|about)\s+"
-    r"(?:the|your|my|this|that|our|a|an)\s+(?:\w+\s+)?$",
+    r"(?:the|your|my|this|that|our|a|an)\s+(?:\w+\s+)?$"
+    # ... and the object of an act on it: "Should I save your size?", "I'll use the email"
+    r"|\b(?:save|saving|remember|note|keep|store|use|using|update|updating|change|changing)\s+"
+    r"(?:the|your|that|this)\s+(?:\w+\s+)?$",
     re.IGNORECASE,
+)
+# ... unless the question asks what is there: "What's on the odometer?"
+_WHAT_IS_ON = re.compile(
+    r"^\W*(?:what|which)(?:'s|\s+is|\s+was|\s+does)?\s+(?:\w+\s+)?(?:on|in|at)\s+\S+\s+$", re.I
 )
 # ... and so is a topic naming its value ("order number R-1090", "ZIP 55408")
 _NAMED_VALUE = re.compile(r"^\s*#?\s*[\w-]*\d")
@@ -376,7 +383,8 @@ class Reveal(_Strict):
             # a topic that opens with its determiner ("your name"): "under " + "your "
             lead = re.match(r"(?:your|the|my|this|that|our|a|an)\s+", match.group(0), re.I)
             clause += lead.group(0) if lead else ""
-            if _CONTEXT_BEFORE.search(clause) or _CONTEXT_CLAUSE.match(clause):
+            context = _CONTEXT_BEFORE.search(clause) and not _WHAT_IS_ON.match(clause)
+            if context or _CONTEXT_CLAUSE.match(clause):
                 continue
             if not choice and _NAMED_VALUE.match(sentence[match.end() :]):
                 continue

@@ -165,7 +165,8 @@ DOMAIN_STATUSES: dict[str, tuple[Status, ...]] = {
         # a staged change a person has yet to approve, and one approved
         Status(
             "awaiting_approval",
-            r"(?:needs?|awaits?|awaiting|waits?|waiting|pending|requires?|until|once|after|before)"
+            r"(?:needs?|awaits?|awaiting|waits?|waiting|pending|requires?|until|once|after|before"
+            r"|as soon as|when|whenever|the moment|if|unless)"
             r" (?:(?:for|on) )?(?:[\w']+ ){0,4}?(?:approv\w*|sign(?:s|ed)?[- ]off|signs? it off)"
             r"|unapproved|not yet approved",
             test="unknown",
@@ -262,7 +263,9 @@ class StatusPhrase:
         return OPPOSITE.get(self.status.name)
 
 
-_OPENS_CLAUSE = re.compile(r"(?:until|once|after|before|unless)\b", re.IGNORECASE)
+_OPENS_CLAUSE = re.compile(
+    r"(?:until|once|after|before|unless|as soon as|when|whenever|the moment|if)\b", re.IGNORECASE
+)
 
 
 @cache
