@@ -314,7 +314,7 @@ _COMMITTING = re.compile(
 )
 # the words of a request to act that leave the value as the only thing proposed
 _ACTING_WORDS = frozenset(
-    "shall should can may i i'll we we'll let me will stick stay keep take use choose go".split()
+    "shall should can may i i'll we we'll let me will stick stay keep take use choose go".split()  # noqa: SIM905
 )
 # a question tag asking to confirm what the sentence said
 _TAG = re.compile(
