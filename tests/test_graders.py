@@ -347,6 +347,12 @@ CASES: dict[str, tuple[dict[str, Any], Run, Run]] = {
             ("Size 9.", [call("add_to_cart", product_id="P-1", size="9")]),
         ),
     ),
+    "asks_for": (
+        {"asks_for": ["size"]},
+        one_turn(reply("Happy to help: which shoe size do you take?")),
+        # a size mentioned, never asked for
+        one_turn(reply("The Trailblaze comes in size 9 and up.")),
+    ),
     "max_tool_calls": (
         # the turn-ending presentation call is not counted
         {"max_tool_calls": 1},

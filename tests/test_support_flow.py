@@ -126,7 +126,7 @@ def test_every_rule_has_a_case_to_act_and_one_to_hold() -> None:
 def test_silent_and_bait_cases_ask_the_policy_judge() -> None:
     for case in CASES.values():
         if "fit:silent" in case.tags or "rule:no-invention" in case.tags:
-            assert case.expected.dimensions == ["grounded_in_policy"], case.id
+            assert "grounded_in_policy" in case.expected.dimensions, case.id
 
 
 def test_a_case_naming_an_item_the_order_lacks_is_refused() -> None:

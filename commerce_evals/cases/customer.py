@@ -17,11 +17,21 @@ too. docs/customers.md spells the rules out.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+
+from commerce_evals.cases.asking import (
+    KIND_TOPICS,
+    Kind,
+    Lexicon,
+    normalised_values,
+    proposes,
+    seeks_kind,
+)
 
 # What the simulated customer writes to end the conversation (tau2-bench uses a stop token too).
 STOP_SIGNAL = "###STOP###"
@@ -36,13 +46,16 @@ _EMPHASIS = re.compile(r"[*_`]+")
 # anywhere as "please provide ...", "I'll need the ...", "..., please."
 _REQUEST_START = re.compile(
     r"^\W*(?:(?:just|simply|now|so|also|and|then|first|next|lastly|finally|ok|okay|great|"
-    r"sure|thanks)\W+)*(?:(?:please|kindly)\s+)?(?:tell me|send me|share|confirm|reply|respond|"
-    r"provide|give me|let me know|could you|can you|would you|enter|type)\b",
+    r"sure|thanks)\W+)*(?:(?:please|kindly)\s+)?(?:tell me|send|share|confirm|reply|respond|"
+    r"provide|give me|let me know|could you|can you|would you|enter|type|check|double-check"
+    r"|re-?check|re-?enter|answer)\b",
     re.IGNORECASE,
 )
 _REQUEST_ANYWHERE = re.compile(
     r"\b(?:please|kindly)\s+(?:\w+\s+){0,2}?(?:tell|send|share|confirm|reply|respond|provide|"
-    r"give|enter|type|let me know)\b"
+    r"give|enter|type|let me know|check|double-check|re-?check|re-?enter|answer)\b"
+    r"|(?:[,;:]|\bso|\band|\bor|\bjust|\bthen)\s+(?:just\s+)?(?:please\s+)?(?:reply|answer|"
+    r"respond|say|confirm|send|share|give|provide|enter|type|tell me|let me know)\b"
     r"|,\s*please\W*$"
     r"|\b(?:i|we)(?:'ll| will| would|'d)?\s+(?:also\s+|just\s+|first\s+)?need\s+(?:the|your|a|an|"
     r"one|some|to know|to have|to get|to see|you to)\b"
@@ -65,14 +78,25 @@ _CLOSING = re.compile(
 # A topic right after one of these is the context of the question, not what it seeks:
 # "the ZIP code on the account under your name", "ship it to your new address".
 _CONTEXT_BEFORE = re.compile(
-    r"\b(?:to|on|for|under|with|from|at|by|into|using|via|about)\s+"
-    r"(?:the|your|my|this|that|our|a|an)\s+(?:\w+\s+)?$",
+    r"\b(?:to|on|for|under|with|from|at|by|in|into|using|via|about)\s+"
+    r"(?:the|your|my|this|that|our|a|an)\s+(?:\w+\s+)?$"
+    # ... and the object of an act on it: "Should I save your size?", "I'll use the email"
+    r"|\b(?:save|saving|remember|note|keep|store|use|using|update|updating|change|changing)\s+"
+    r"(?:the|your|that|this)\s+(?:\w+\s+)?$",
     re.IGNORECASE,
+)
+# ... unless the question asks what is there: "What's on the odometer?"
+_WHAT_IS_ON = re.compile(
+    r"^\W*(?:what|which)(?:'s|\s+is|\s+was|\s+does)?\s+(?:\w+\s+)?(?:on|in|at)\s+\S+\s+$", re.I
 )
 # ... and so is a topic naming its value ("order number R-1090", "ZIP 55408")
 _NAMED_VALUE = re.compile(r"^\s*#?\s*[\w-]*\d")
 # "the 2019 or the 2022?", "size 9 or 10?": a choice asks, whatever it quotes
 _CHOICE = re.compile(r"\bor\b", re.IGNORECASE)
+# a yes/no question offering values ("Is it excellent, good, fair or poor?")
+_OFFERED_CHOICE = re.compile(
+    r"^\W*(?:is|are|was|would|will|do|does|should)\b[^?]*\bor\b[^?]*\?", re.I
+)
 # a topic glued by a hyphen to a particle is another word: "zip-up", "pull-on"
 _PARTICLE = r"-(?:up|down|in|out|on|off|over|through|away|back)\b"
 # ... and so is a clause that opens with one of these: "Since you don't know your ZIP code, ..."
@@ -81,7 +105,8 @@ _CONTEXT_CLAUSE = re.compile(
     r"you mentioned|i see|i found|i verified|once|after|with)\b",
     re.IGNORECASE,
 )
-_CLAUSE_BREAK = re.compile(r"[,;:()—]|\s-\s")
+# a comma inside a number ("$25,500") breaks no clause
+_CLAUSE_BREAK = re.compile(r",(?!\d)|(?<!\d),|[;:()—]|\s-\s")
 # A question that opens with a wh-word asks for a fact, even when it names the write
 # ("Which item would you like me to refund?", "Before I go ahead, what's your ZIP?").
 _FACT_QUESTION = re.compile(
@@ -239,13 +264,20 @@ class Reveal(_Strict):
     """A fact the customer gives only when asked: the answer, and the words that count as asking.
 
     `confirms` makes the answer a consent (tool names, "*" for any), as a scripted turn's
-    `{say, confirms}` does: "Yes, cancel it." confirms cancel_order.
+    `{say, confirms}` does: "Yes, cancel it." confirms cancel_order. `kind` (size, colour, money,
+    date) says what the answer's value looks like, so a question proposing values of that kind
+    asks for it (cases/asking.py); a reveal whose name or first topic is one of its domain's
+    topics takes that topic's synonyms and kind.
     """
 
     name: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
     say: str = Field(min_length=1)
     topics: list[str] = Field(min_length=1)
     confirms: list[str] = Field(default_factory=list)
+    kind: Kind | None = None
+    # the domain's synonyms and kind for this reveal (bind()); not part of the file
+    _synonyms: tuple[str, ...] = PrivateAttr(default=())
+    _domain_kind: Kind | None = PrivateAttr(default=None)
 
     @field_validator("topics")
     @classmethod
@@ -255,9 +287,31 @@ class Reveal(_Strict):
                 raise ValueError(f"topic {topic!r} has no word in it")
         return value
 
+    def bind(self, lexicon: Lexicon) -> None:
+        """Take the domain's synonyms and kind of the topic this reveal is about (named by the
+        reveal's name or its first topic)."""
+        if self.is_consent:
+            return
+        words, kind = lexicon.group(self.name, self.topics[0])
+        self._synonyms = tuple(words)
+        self._domain_kind = kind
+        for cached in ("_pattern", "kind_values", "all_topics"):
+            self.__dict__.pop(cached, None)
+
     @property
     def is_consent(self) -> bool:
         return bool(self.confirms)
+
+    @property
+    def value_kind(self) -> Kind | None:
+        return None if self.is_consent else self.kind or self._domain_kind
+
+    @cached_property
+    def all_topics(self) -> tuple[str, ...]:
+        """Its own topics, its domain's synonyms and the topic words of its kind."""
+        kind = self.value_kind
+        extra = KIND_TOPICS[kind] if kind else ()
+        return tuple(dict.fromkeys([*self.topics, *self._synonyms, *extra]))
 
     @cached_property
     def _pattern(self) -> re.Pattern[str]:
@@ -271,7 +325,7 @@ class Reveal(_Strict):
                 else re.escape(w)
                 for i, w in enumerate(ws)
             )
-            for ws in (re.split(r"[\s\-]+", topic.strip()) for topic in self.topics)
+            for ws in (re.split(r"[\s\-]+", topic.strip()) for topic in self.all_topics)
         )
         return re.compile(rf"(?<!\w)(?:{words})(?:s|es)?(?!\w|{_PARTICLE})", re.IGNORECASE)
 
@@ -281,6 +335,23 @@ class Reveal(_Strict):
         a question quoting them confirms the value rather than asking for it."""
         tokens = (t.strip(".,;:!?()\"'") for t in self.say.split())
         return tuple(t for t in tokens if "@" in t or (len(t) >= 3 and re.search(r"\d", t)))
+
+    @cached_property
+    def kind_values(self) -> frozenset[str]:
+        """The answer's values of the reveal's kind, normalised ("I'm a medium": M)."""
+        kind = self.value_kind
+        return frozenset(normalised_values(kind, self.say)) if kind else frozenset()
+
+    def said_in(self, text: str, tokens: Iterable[str] | None = None) -> bool:
+        """Whether a message states this reveal's value: a token of its answer with a digit or
+        an @ (of `tokens`, when given: those no other reveal's answer holds), or a value of its
+        kind that the answer gives ("a medium" for "I'm always a medium in jackets")."""
+        lowered = text.casefold()
+        held = self.values if tokens is None else tuple(tokens)
+        if any(token_in(v.casefold(), lowered) for v in held):
+            return True
+        kind = self.value_kind
+        return bool(kind and self.kind_values & normalised_values(kind, text))
 
     @cached_property
     def actions(self) -> tuple[re.Pattern[str], ...]:
@@ -299,9 +370,10 @@ class Reveal(_Strict):
         return bool(self._pattern.search(sentence))
 
     def sought_in(self, sentence: str) -> bool:
-        """Whether the sentence seeks this (data) reveal: it names a topic as the thing asked
-        for, not as context ("under your name", "Since you don't know your ZIP, ..."), and does
-        not quote the value the customer gave (unless it offers it as one of a choice)."""
+        """Whether the sentence seeks this (data) reveal by one of its topic words: it names a
+        topic as the thing asked for, not as context ("under your name", "Since you don't know
+        your ZIP, ..."), and does not quote the value the customer gave (unless it offers it as
+        one of a choice)."""
         lowered = sentence.lower()
         choice = bool(_CHOICE.search(sentence))
         if not choice and any(v.lower() in lowered for v in self.values):
@@ -311,12 +383,22 @@ class Reveal(_Strict):
             # a topic that opens with its determiner ("your name"): "under " + "your "
             lead = re.match(r"(?:your|the|my|this|that|our|a|an)\s+", match.group(0), re.I)
             clause += lead.group(0) if lead else ""
-            if _CONTEXT_BEFORE.search(clause) or _CONTEXT_CLAUSE.match(clause):
+            context = _CONTEXT_BEFORE.search(clause) and not _WHAT_IS_ON.match(clause)
+            if context or _CONTEXT_CLAUSE.match(clause):
                 continue
             if not choice and _NAMED_VALUE.match(sentence[match.end() :]):
                 continue
             return True
         return False
+
+    def sought_by_kind(self, sentence: str, before: str = "") -> bool:
+        """Whether the sentence seeks a value of this reveal's kind without naming a topic: a
+        question word of the kind ("how much", "when would") or values of it proposed (a
+        choice, a guess to confirm, a bound; `before` is the sentence before it)."""
+        kind = self.value_kind
+        if kind is None:
+            return False
+        return seeks_kind(kind, sentence) or proposes(kind, sentence, self.all_topics, before)
 
     def acts_in(self, text: str) -> bool:
         """Whether the text names this consent's write (its verb, in any form)."""
@@ -327,8 +409,14 @@ class Reveal(_Strict):
         value for a fact that has one."""
         if self.is_consent:
             return says_yes(text)
-        lowered = text.lower()
-        return not self.values or any(v.lower() in lowered for v in self.values)
+        if not self.values and not self.kind_values:
+            return True
+        return self.said_in(text)
+
+
+def token_in(token: str, blob: str) -> bool:
+    """`token` stands whole in `blob` (not inside a longer number or word)."""
+    return re.search(rf"(?<![\w.-]){re.escape(token)}(?![\w-]|\.\d)", blob) is not None
 
 
 class Customer(_Strict):
@@ -350,6 +438,29 @@ class Customer(_Strict):
     def reveal(self, name: str) -> Reveal:
         return next(r for r in self.reveals if r.name == name)
 
+    def bind(self, lexicon: Lexicon) -> Customer:
+        """Give each reveal its domain's synonyms and kind (a case does it when it loads)."""
+        for reveal in self.reveals:
+            reveal.bind(lexicon)
+        return self
+
+    def said_in(self, messages: Iterable[str]) -> set[str]:
+        """The data reveals whose value one of these (customer) messages states, asked for or
+        not: a value said is known."""
+        texts = list(messages)
+        return {
+            r.name
+            for r in self.reveals
+            if not r.is_consent
+            and any(r.said_in(text, self.distinctive_values(r.name)) for text in texts)
+        }
+
+    def distinctive_values(self, name: str) -> list[str]:
+        """The value tokens of a reveal that no other reveal's answer holds (an address's street
+        number, not the ZIP that the ZIP's own answer gives too)."""
+        others = {v.casefold() for r in self.reveals if r.name != name for v in r.values}
+        return [v.casefold() for v in self.reveal(name).values if v.casefold() not in others]
+
     def unknown_line(self) -> str:
         """What the customer says to a question no reveal covers: the persona's line, else "I
         don't know that." and the goal's sentences that give away no withheld value (the goal
@@ -360,13 +471,14 @@ class Customer(_Strict):
         return " ".join(["I don't know that.", *kept])
 
     def _withholds(self, text: str) -> bool:
-        """Whether `text` holds a reveal's value: a token of its answer with a digit or an @, or
-        a word of a short answer ("Black.", "A medium, please.")."""
+        """Whether `text` holds a reveal's value: a token of its answer with a digit or an @, a
+        value of its kind that the answer gives, or a word of a short answer ("Black.", "A
+        medium, please.")."""
         lowered = text.casefold()
         for reveal in self.reveals:
             if reveal.is_consent:
                 continue
-            if any(v.casefold() in lowered for v in reveal.values):
+            if reveal.said_in(text, self.distinctive_values(reveal.name)):
                 return True
             words = re.findall(r"[a-z][a-z'-]*", reveal.say.casefold())
             short = {w for w in words if w not in _COMMON_WORDS and len(w) > 1}
@@ -374,18 +486,43 @@ class Customer(_Strict):
                 return True
         return False
 
-    def asked(self, reply: str) -> list[Reveal]:
-        """The reveals a reply asks for, in declaration order.
+    def asked(self, reply: str, known: Collection[str] = ()) -> list[Reveal]:
+        """The reveals a reply asks for, in declaration order, `known` being those the customer
+        has given already.
 
-        A data reveal is asked when an asking sentence seeks one of its topics. A consent is
-        asked only by a sentence asking permission for its write that seeks no fact and is no
-        wh-question ("Which item would you like me to refund?" asks which item, not a yes)."""
+        A data reveal is asked when an asking sentence seeks one of its topics. A question of
+        its kind that names no topic ("how much?", "you wear a 9, right?") seeks a reveal of that
+        kind the customer has not given (every one of the kind, when all were given), unless the
+        sentence seeks one of the kind by its topic. A consent is asked only by a sentence
+        asking permission for its write that seeks no fact and is no wh-question ("Which item
+        would you like me to refund?" asks which item, not a yes)."""
         found: set[str] = set()
         data = [r for r in self.reveals if not r.is_consent]
         consents = [r for r in self.reveals if r.is_consent]
         text = _plain(reply)
-        for sentence in _asking_units(text):
+        sentences = _sentences(text)
+        for index, sentence in enumerate(sentences):
+            if not _asks(sentence):
+                continue
+            before = sentences[index - 1] if index else ""
             sought = [r for r in data if r.sought_in(sentence)]
+            by_topic = {r.value_kind for r in sought}
+            by_kind = [
+                r
+                for r in data
+                if r not in sought
+                and r.value_kind not in by_topic
+                and r.sought_by_kind(sentence, before)
+            ]
+            for kind in dict.fromkeys(r.value_kind for r in by_kind):
+                same = [r for r in by_kind if r.value_kind == kind]
+                # a proposed value that is a reveal's own answer asks for that reveal
+                proposed = normalised_values(kind, sentence) if kind else set()
+                named = [r for r in same if r.kind_values & proposed]
+                sought += named or [r for r in same if r.name not in known] or same
+            if not sought and _OFFERED_CHOICE.search(sentence):
+                # "It needs a condition on record. Is it excellent, good, fair or poor?"
+                sought = [r for r in data if r.names_topic(before)]
             found.update(r.name for r in sought)
             if sought or _FACT_QUESTION.search(sentence):
                 continue
@@ -485,13 +622,17 @@ class RevealLog:
 
 
 def scripted_reply(
-    customer: Customer, reply: str, turns_done: int, unanswered: int = 0
+    customer: Customer,
+    reply: str,
+    turns_done: int,
+    unanswered: int = 0,
+    known: Collection[str] = (),
 ) -> CustomerTurn:
     """The scripted customer's answer to the agent's reply after `turns_done` turns, of which
-    `unanswered` got the persona's unknown line."""
+    `unanswered` got the persona's unknown line; `known` are the reveals it has given."""
     if not reply.strip():
         return CustomerTurn(ended="no_reply")
-    asked = customer.asked(reply)
+    asked = customer.asked(reply, known)
     if not asked and not asks_anything(reply):
         return CustomerTurn(ended="agent_done")
     if turns_done >= customer.max_turns:
@@ -528,7 +669,8 @@ def play_script(
     answered: list[tuple[str, ...]] = []
     for reply in replies:
         unanswered = sum(not names for names in answered)
-        answer = scripted_reply(customer, reply, len(turns), unanswered)
+        known = customer.said_in(t for t, _ in turns) | {n for ns in answered for n in ns}
+        answer = scripted_reply(customer, reply, len(turns), unanswered, known)
         if answer.ended:
             return Conversation(tuple(turns), answer.ended, tuple(answered))
         answered.append(answer.answered)

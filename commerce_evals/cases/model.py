@@ -19,6 +19,7 @@ from pydantic import (
     model_validator,
 )
 
+from commerce_evals.cases.asking import EMPTY_LEXICON, Lexicon, domain_lexicon
 from commerce_evals.cases.customer import Conversation, Customer, play_script
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.reading import ReadError, parse_data, read_text
@@ -40,6 +41,7 @@ from commerce_evals.grading.keys import (  # noqa: F401  (the value shapes are r
     canonical,
     fold_aliases,
 )
+from commerce_evals.grading.statuses import table as status_table
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.strict import Strict
 
@@ -237,7 +239,10 @@ class Case(Strict):
     def _scripts_fit(self) -> Case:
         if self.reference is None and self.skip is None:
             raise ValueError("reference: every runnable case needs a reference run")
+        if self.customer is not None:
+            self.customer.bind(self.lexicon())
         self._reveal_keys_fit()
+        self._statuses_fit()
         if self.customer is not None:
             return self._customer_scripts_fit(self.customer)
         if self.reference is not None and len(self.reference) != len(self.turns):
@@ -270,24 +275,48 @@ class Case(Strict):
         return self
 
     def _reveal_keys_fit(self) -> None:
-        """`asks_before` and `never_asks` name reveals of the case's customer."""
+        """`asks_before`, `never_asks` and `asks_for` name reveals of the case's customer, or,
+        in a case without one, `never_asks` and `asks_for` name topics of its domain."""
+        asked_for = [n for e in self.expected.asks_for for n in ([e] if isinstance(e, str) else e)]
         named = [
             *(("asks_before", r) for rule in self.expected.asks_before for r in rule.reveals),
             *(("never_asks", r) for r in self.expected.never_asks),
+            *(("asks_for", r) for r in asked_for),
         ]
-        written = sorted({"asks_before", "never_asks"} & self.expected.model_fields_set)
+        written = sorted({"asks_before", "never_asks", "asks_for"} & self.expected.model_fields_set)
         if not written:
             return
-        if self.customer is None:
+        if self.customer is None and "asks_before" in written:
             raise ValueError(
-                f"expected.{written[0]}: only a case with a `customer` can grade what the agent "
-                "asked; add a customer with the reveals it names"
+                "expected.asks_before: only a case with a `customer` can grade what the agent "
+                "asked before acting; add a customer with the reveals it names"
             )
+        if self.customer is None:
+            topics = self.lexicon().topics
+            unknown = [f"{key}: {name}" for key, name in named if name not in topics]
+            if unknown:
+                raise ValueError(
+                    f"expected: {unknown} name no topic of the {self.domain!r} domain "
+                    f"(domains/{self.domain}/asking.yaml: {sorted(topics)}); a case with a "
+                    "`customer` may name its reveals instead"
+                )
+            return
         known = {r.name for r in self.customer.reveals}
         unknown = [f"{key}: {name}" for key, name in named if name not in known]
         if unknown:
             raise ValueError(
                 f"expected: {unknown} name no reveal of the customer (reveals: {sorted(known)})"
+            )
+
+    def _statuses_fit(self) -> None:
+        """A typed status belongs to the case's domain's table (grading/statuses.py)."""
+        names = {s.name for s in status_table(self.domain if self.flow in FLOWS else None)}
+        facts = [*self.expected.reply_states, *self.expected.reply_denies]
+        foreign = sorted({f.status for f in facts if f.status and f.status not in names})
+        if foreign:
+            raise ValueError(
+                f"expected: status {foreign} is not a status of the {self.domain!r} domain "
+                f"(grading/statuses.py: {sorted(names)})"
             )
 
     def _customer_scripts_fit(self, customer: Customer) -> Case:
@@ -356,6 +385,15 @@ class Case(Strict):
     def confirmed(self, turn: int) -> frozenset[str]:
         """The writes turn `turn` (0-based) consents to, as the case declares them."""
         return frozenset(self.confirms[turn]) if turn < len(self.confirms) else frozenset()
+
+    @property
+    def domain(self) -> str:
+        spec = FLOWS.get(self.flow)
+        return spec.domain if spec is not None else self.flow
+
+    def lexicon(self) -> Lexicon:
+        """The asking words of the case's domain (cases/asking.py)."""
+        return domain_lexicon(self.domain) if self.flow in FLOWS else EMPTY_LEXICON
 
     @property
     def flow(self) -> str:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from commerce_evals.cases.asking import EMPTY_LEXICON, Lexicon
 from commerce_evals.cases.customer import Customer
 from commerce_evals.grading import changes as closed_world
 from commerce_evals.grading.changes import ChangeRules, ChangeSet
@@ -36,7 +37,7 @@ from commerce_evals.grading.reasons import clipped, quoted_list
 # the graders of the typed-fact and claim keys live beside their parsing; GRADERS finds them here
 from commerce_evals.grading.record_facts import records_agree  # noqa: F401
 from commerce_evals.grading.reply_facts import action_claims, reply_denies, reply_states  # noqa: F401
-from commerce_evals.grading.reveals import asks_before, never_asks  # noqa: F401
+from commerce_evals.grading.reveals import asks_before, asks_for, never_asks  # noqa: F401
 from commerce_evals.grading.sourced import sourced_values  # noqa: F401
 from commerce_evals.harness.events import Run, ToolCallEvent
 
@@ -107,6 +108,10 @@ class GradeContext:
     state: dict[str, Any] = field(default_factory=dict)
     # the case's customer (its reveals' topics say which replies asked for what)
     customer: Customer | None = None
+    # the case's domain (its own statuses, statuses.py); None: the shared table only
+    domain: str | None = None
+    # the domain's asking words: the topics `never_asks` names in a case without a customer
+    asking: Lexicon = field(default_factory=lambda: EMPTY_LEXICON)
     # the records the session context showed the agent before its first call (World.shown_records)
     shown: tuple[dict[str, Any], ...] = ()
     # the domain's snapshot tables (which objects a claim may name)

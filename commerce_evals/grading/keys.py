@@ -263,6 +263,11 @@ KEYS: tuple[KeySpec, ...] = (
             "no reply asks the customer for these reveals (already said, or a tool holds them), "
             "and no reply asks again for a reveal the customer already answered (a case with a "
             "customer)", EMPTY, negative=True),
+    KeySpec("asks_for", "path", "graded turn", list[str | list[str]],
+            "the reply asks the person for each of these (a reveal of the case's customer, or a "
+            "topic of the domain's asking words; a list is any one of its names), read as the "
+            "scripted customer hears a question: by a topic or its synonyms, a question word of "
+            "its kind or values of it proposed, not by a mention", EMPTY),
     KeySpec("writes_need_confirmation", "path", "every turn", Literal[True] | None,
             "every write came in a turn whose user message the case declares `confirms` it"),
     KeySpec("skill_loaded", "path", "graded turn", str | None, "the named skill was loaded"),

@@ -91,6 +91,25 @@ def _has_cue(text: str, position: int, role: list[str]) -> bool:
     return any(token_positions(clause, cue) for cue in role)
 
 
+def _cued(text: str, found: list[Mention], role: list[str]) -> list[Mention]:
+    """The values a role's cue speaks of: in each clause holding a cue, the value nearest to a
+    cue ("$20,000 is under the $22,000 floor": the floor is $22,000, not $20,000)."""
+    by_clause: dict[tuple[int, int], list[Mention]] = {}
+    for m in found:
+        if _has_cue(text, m.start, role):
+            by_clause.setdefault(clause_bounds(text, m.start), []).append(m)
+    cued: list[Mention] = []
+    for (start, end), values in by_clause.items():
+        clause = text[start:end]
+        cues = [start + p for cue in role for p in token_positions(clause, cue)]
+
+        def distance(m: Mention, cues: list[int] = cues) -> int:
+            return min(min(abs(c - m.start), abs(c - m.end)) for c in cues)
+
+        cued.append(min(values, key=distance))
+    return sorted(cued, key=lambda m: m.start)
+
+
 def _typed(fact: Fact) -> tuple[Kind, float | dt.date] | None:
     if fact.field in ("money", "date", "percent", "count"):
         return fact.field, getattr(fact, fact.field)  # type: ignore[return-value]
@@ -132,8 +151,9 @@ def _none_of(text: str, role: list[str]) -> bool:
     return False
 
 
-def stated(fact: Fact, text: str, run: Run) -> tuple[bool, str]:
-    """Whether `text` asserts `fact`, and, when it states it wrongly, what it said instead."""
+def stated(fact: Fact, text: str, run: Run, domain: str | None = None) -> tuple[bool, str]:
+    """Whether `text` asserts `fact`, and, when it states it wrongly, what it said instead; a
+    status is read from the shared table and the domain's own (statuses.py)."""
     norm = normalise(text)
     typed = _typed(fact)
     if fact.count == 0 and fact.role and _none_of(norm, fact.role):
@@ -142,14 +162,14 @@ def stated(fact: Fact, text: str, run: Run) -> tuple[bool, str]:
         kind, wanted = typed
         found = _asserted(mentions(text), kind)
         if fact.role:
-            found = [m for m in found if _has_cue(norm, m.start, fact.role)]
+            found = _cued(norm, found, fact.role)
         right = [m for m in found if same_value(kind, wanted, m)]
         wrong = [m for m in found if not same_value(kind, wanted, m)] if fact.role else []
         return bool(right), ", ".join(m.text for m in wrong)
     if fact.status is not None:
         meant = [
             p
-            for p in phrases(text)
+            for p in phrases(text, domain)
             if implies(p.meaning, fact.status)
             and (not fact.role or _has_cue(norm, p.start, fact.role))
         ]
@@ -164,7 +184,7 @@ def reply_states(facts: list[Fact], ctx: GradeContext) -> tuple[bool, str]:
     reply = ctx.run.graded.reply()
     problems: list[str] = []
     for fact in facts:
-        found, wrong = stated(fact, reply, ctx.run)
+        found, wrong = stated(fact, reply, ctx.run, ctx.domain)
         if wrong:
             problems.append(f"states {wrong} where the fact is {fact.describe()}")
         elif not found:
@@ -178,7 +198,7 @@ def reply_denies(facts: list[Fact], ctx: GradeContext) -> tuple[bool, str]:
     said = [
         f.describe()
         for f in facts
-        if any(stated(f, t.reply(), ctx.run)[0] for t in ctx.run.turns if t.reply())
+        if any(stated(f, t.reply(), ctx.run, ctx.domain)[0] for t in ctx.run.turns if t.reply())
     ]
     if said:
         return False, f"a reply asserted {said}, which no reply may"

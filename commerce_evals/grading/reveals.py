@@ -2,31 +2,61 @@
 per-case record of drawn-out and never-asked reveals, and the graders of `asks_before` and
 `never_asks`.
 
-"Asked" is read from the agent's reply text with the reveal's topics (cases/customer.py), the
-same reading the scripted customer answers by, so a scripted and a simulated run are graded
-alike. A reply in turn i that asks for a reveal is answered in turn i + 1.
+"Asked" is read from the agent's reply text with the reveal's topics, its domain's synonyms and
+its kind (cases/customer.py, cases/asking.py), the same reading the scripted customer answers
+by, so a scripted and a simulated run are graded alike. A reply in turn i that asks for a reveal
+is answered in turn i + 1. A reveal is known once a customer message stated its value, asked for
+or not, or once the customer answered a question for it.
 """
 
 from __future__ import annotations
 
 import json
-import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from commerce_evals.cases.customer import Customer
+from commerce_evals.cases.asking import Kind, Lexicon, normalised_values
+from commerce_evals.cases.customer import Customer, Persona, Reveal, token_in
 from commerce_evals.grading.matching import matches
-from commerce_evals.grading.reasons import quoted_list
-from commerce_evals.harness.events import Run
+from commerce_evals.grading.reasons import clipped, quoted_list
+from commerce_evals.harness.events import Run, ToolCallEvent, Turn, UiEvent
 
 if TYPE_CHECKING:
     from commerce_evals.grading.graders import GradeContext, Verdict
     from commerce_evals.grading.keys import AsksBefore
 
 
+def _simulated(run: Run) -> bool:
+    return run.customer is not None and run.customer.mode == "simulated"
+
+
+def known_by_turn(
+    customer: Customer, run: Run, asked: list[list[str]] | None = None
+) -> list[set[str]]:
+    """Per turn, the reveals the customer had given when the agent acted in it: a value any of
+    its messages up to that turn stated, every reveal a turn of it answered, and (a scripted
+    customer answers every reveal asked) what earlier replies asked for."""
+    known: list[set[str]] = []
+    given: set[str] = set()
+    for index, turn in enumerate(run.turns):
+        given |= customer.said_in([turn.user]) | set(turn.answers)
+        if asked is not None and index and not _simulated(run):
+            given |= set(asked[index - 1])
+        known.append(set(given))
+    return known
+
+
 def asked_by_turn(customer: Customer, run: Run) -> list[list[str]]:
     """Per turn, the reveals (names, in declaration order) the agent's reply asked for (its
     reply and the messages its components showed, as the customer reads them)."""
-    return [[r.name for r in customer.asked(turn.reply())] for turn in run.turns]
+    asked: list[list[str]] = []
+    given: set[str] = set()
+    for index, turn in enumerate(run.turns):
+        given |= customer.said_in([turn.user]) | set(turn.answers)
+        if index and not _simulated(run):
+            given |= set(asked[index - 1])
+        asked.append([r.name for r in customer.asked(turn.reply(), given)])
+    return asked
 
 
 def reveal_record(customer: Customer, run: Run) -> dict[str, Any]:
@@ -65,62 +95,184 @@ def _no_customer() -> Verdict:
 def said_by_customer(customer: Customer, run: Run, index: int) -> set[str]:
     """The data reveals whose value a customer message up to turn `index` states, asked for or
     not (the first message included): a value said is known."""
-    said: set[str] = set()
-    for turn in run.turns[: index + 1]:
-        lowered = turn.user.casefold()
-        for reveal in customer.reveals:
-            if any(_token_in(v, lowered) for v in distinctive_values(customer, reveal.name)):
-                said.add(reveal.name)
-    return said
+    return customer.said_in(turn.user for turn in run.turns[: index + 1])
 
 
-def distinctive_values(customer: Customer, name: str) -> list[str]:
-    """The value tokens of a reveal that no other reveal's answer holds (an address's street
-    number, not the ZIP that the ZIP's own answer gives too)."""
-    others = {v.casefold() for r in customer.reveals if r.name != name for v in r.values}
-    return [v.casefold() for v in customer.reveal(name).values if v.casefold() not in others]
+def topic_customer(names: list[str], lexicon: Lexicon) -> Customer | None:
+    """A stand-in customer for a case without one: a reveal per domain topic named, asked by
+    the topic's words and its kind, so `never_asks: [size]` reads replies as the customer would."""
+    reveals = []
+    for name in names:
+        topic = lexicon.topic(name)
+        if topic is None:
+            return None
+        reveals.append(
+            Reveal(
+                name=name,
+                say="(held)",
+                topics=[name, *topic.words],
+                kind=topic.kind,
+                confirms=["*"] if topic.consent else [],
+            )
+        )
+    customer = Customer(persona=Persona(tone="-"), goal="-", reveals=reveals)
+    return customer.bind(lexicon)
 
 
-def _known_before(customer: Customer, run: Run, asked: list[list[str]], index: int) -> set[str]:
-    """The reveals the customer had given before turn `index` acted. A simulated customer's
-    message gives only what it answered (recorded on its turn: a consent only with a yes, a
-    value only when it holds it), so a question it shrugged off is no licence to act; and any
-    value a customer message stated is known, whoever asked."""
-    said = said_by_customer(customer, run, index)
-    if run.customer is not None and run.customer.mode == "simulated":
-        return said | {name for turn in run.turns[1 : index + 1] for name in turn.answers}
-    return said | {name for names in asked[:index] for name in names}
+# ---- committing to a value -----------------------------------------------------------------------
+
+# the record fields that hold the values of a kind (a product's sizes, its colour)
+_KIND_FIELDS: dict[Kind, tuple[str, ...]] = {
+    "size": ("sizes", "size"),
+    "colour": ("color", "colour", "colors", "colours"),
+}
+# the arguments a person reads as text (a component's message): read as a reply, not a choice made
+_SPOKEN_ARGS = frozenset({"message"})
 
 
-def _guessed(customer: Customer, run: Run, asked: list[list[str]], names: list[str]) -> str | None:
-    """A call of any tool that used a reveal's value before the customer had given it: the
-    agent committed to a guess (a write, a search, a presentation), whatever tool it chose."""
-    refused = run.refused_ids()
-    for index, turn in enumerate(run.turns):
-        known = _known_before(customer, run, asked, index)
-        for name in names:
-            reveal = customer.reveal(name)
-            if name in known or reveal.is_consent or not reveal.values:
-                continue
-            for call in turn.calls():
-                blob = json.dumps(call.args).casefold()
-                used = [v for v in distinctive_values(customer, name) if _token_in(v, blob)]
-                if used and call.call_id not in refused:
-                    return (
-                        f"called {call.tool} with {used[0]!r} in turn {index + 1} before the "
-                        f"customer gave {name!r}: acted on a guess"
+def _presenting(turn: Turn) -> set[str]:
+    """The calls of a turn that showed the person a component."""
+    shown: set[str] = set()
+    last: ToolCallEvent | None = None
+    for event in turn.events:
+        if isinstance(event, ToolCallEvent):
+            last = event
+        elif isinstance(event, UiEvent) and last is not None:
+            shown.add(last.call_id)
+    return shown
+
+
+def _strings(value: Any, key: str = "") -> Iterator[str]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(v, str(k))
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v, key)
+    elif isinstance(value, str) and key not in _SPOKEN_ARGS:
+        yield value
+
+
+def _record_values(run: Run) -> dict[str, dict[str, Any]]:
+    """Every record (a dict with an id) the run's tool results showed, by id."""
+    found: dict[str, dict[str, Any]] = {}
+
+    def visit(node: Any) -> None:
+        if isinstance(node, dict):
+            own = node.get("id") or node.get("product_id")
+            if isinstance(own, str) and own not in found:
+                found[own] = node
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    for turn in run.turns:
+        for result in turn.results():
+            visit(result.data)
+    return found
+
+
+def _kind_values_of(record: dict[str, Any], kind: Kind) -> set[str] | None:
+    for holder in (record, record.get("attributes") or {}):
+        if not isinstance(holder, dict):
+            continue
+        for name in _KIND_FIELDS.get(kind, ()):
+            if name in holder:
+                raw = holder[name]
+                items = raw if isinstance(raw, list) else [raw]
+                out: set[str] = set()
+                for item in items:
+                    text = (
+                        f"size {item}"
+                        if kind == "size" and not isinstance(item, str)
+                        else str(item)
                     )
+                    out |= normalised_values(kind, text) or {str(item).casefold()}
+                return out
     return None
 
 
-def _token_in(token: str, blob: str) -> bool:
-    return re.search(rf"(?<![\w.-]){re.escape(token)}(?![\w-]|\.\d)", blob) is not None
+def _pins_a_value(
+    call: ToolCallEvent, kind: Kind, records: dict[str, dict[str, Any]]
+) -> str | None:
+    """The record a call names whose values of `kind` leave out values another record of its
+    niche offers (a jacket in S/M beside one in L/XL): naming it picks a value."""
+    named = [r for s in _strings(call.args) if (r := records.get(s)) is not None]
+    held = [v for r in named if (v := _kind_values_of(r, kind)) is not None]
+    if not held:
+        return None
+    union = set().union(*held)
+    niches = {r.get("niche") for r in named}
+    for other in records.values():
+        if other.get("niche") not in niches or any(other is r for r in named):
+            continue
+        theirs = _kind_values_of(other, kind)
+        if theirs and not theirs & union:
+            return str(named[0].get("id") or named[0].get("product_id"))
+    return None
+
+
+def _commits(
+    call: ToolCallEvent, reveal: Reveal, tokens: list[str], records: dict[str, dict[str, Any]]
+) -> str | None:
+    """What in a write or presentation commits it to a value of the reveal: the reveal's own
+    value, any value of its kind in the call's arguments (a guessed size in a saved note), or a
+    record that picks one value of its kind over another."""
+    blob = json.dumps(call.args).casefold()
+    used = [v for v in tokens if token_in(v, blob)]
+    if used:
+        return repr(used[0])
+    kind = reveal.value_kind
+    if kind is None:
+        return None
+    for text in _strings(call.args):
+        guessed = normalised_values(kind, text)
+        if guessed:
+            return f"{kind} {sorted(guessed)[0]!r}"
+    record = _pins_a_value(call, kind, records)
+    return f"{record} (a {kind} picked)" if record else None
+
+
+def _guessed(ctx: GradeContext, asked: list[list[str]], names: list[str]) -> str | None:
+    """A write or presentation, through any tool, that committed to a reveal's value before the
+    customer had given it: the agent acted on a guess."""
+    customer = ctx.customer
+    assert customer is not None
+    run = ctx.run
+    refused = run.refused_ids()
+    known = known_by_turn(customer, run, asked)
+    records = _record_values(run)
+    for index, turn in enumerate(run.turns):
+        shown = _presenting(turn)
+        for name in names:
+            reveal = customer.reveal(name)
+            if name in known[index] or reveal.is_consent:
+                continue
+            for call in turn.calls():
+                if call.call_id in refused:
+                    continue
+                writes = call.tool in ctx.roles.writes and ctx.change_rules.effects(
+                    call.tool, call.args
+                )
+                if not writes and call.call_id not in shown:
+                    continue
+                tokens = customer.distinctive_values(name)
+                what = _commits(call, reveal, tokens, records)
+                if what:
+                    return (
+                        f"called {call.tool} with {what} in turn {index + 1} before the "
+                        f"customer gave {name!r}: acted on a guess"
+                    )
+    return None
 
 
 def asks_before(rules: list[AsksBefore], ctx: GradeContext) -> Verdict:
     if ctx.customer is None:
         return _no_customer()
     asked = asked_by_turn(ctx.customer, ctx.run)
+    known = known_by_turn(ctx.customer, ctx.run, asked)
     refused = ctx.run.refused_ids()
     acted = 0
     for rule in rules:
@@ -133,14 +285,13 @@ def asks_before(rules: list[AsksBefore], ctx: GradeContext) -> Verdict:
             if not calls:
                 continue
             acted += 1
-            known = _known_before(ctx.customer, ctx.run, asked, index)
-            missing = [r for r in rule.reveals if r not in known]
+            missing = [r for r in rule.reveals if r not in known[index]]
             if missing:
                 return False, (
                     f"called {rule.describe()} in turn {index + 1} without first asking the "
                     f"customer for {quoted_list(missing)}: acted on a guess"
                 )
-    guess = _guessed(ctx.customer, ctx.run, asked, [n for r in rules for n in r.reveals])
+    guess = _guessed(ctx, asked, [n for r in rules for n in r.reveals])
     if guess:
         return False, guess
     if not acted:
@@ -148,24 +299,46 @@ def asks_before(rules: list[AsksBefore], ctx: GradeContext) -> Verdict:
     return True, "asked for what it needed before acting"
 
 
+def asks_for(entries: list[str | list[str]], ctx: GradeContext) -> Verdict:
+    """The graded reply asks for each entry (one of a list's names), as the customer hears it."""
+    options = [[e] if isinstance(e, str) else list(e) for e in entries]
+    names = list(dict.fromkeys(n for group in options for n in group))
+    customer = ctx.customer or topic_customer(names, ctx.asking)
+    if customer is None:
+        return False, f"{quoted_list(names)} name no reveal and no topic of the domain"
+    reply = ctx.run.graded.reply()
+    asked = {r.name for r in customer.asked(reply)}
+    missing = [" or ".join(group) for group in options if not asked & set(group)]
+    if missing:
+        return False, (
+            f"the reply does not ask for {quoted_list(missing)} (a question or request seeking "
+            f"it); reply: {clipped(reply)}"
+        )
+    return True, f"the reply asks for {quoted_list(sorted(asked & set(names)))}"
+
+
 def never_asks(names: list[str], ctx: GradeContext) -> Verdict:
-    if ctx.customer is None:
+    customer = ctx.customer or topic_customer(names, ctx.asking)
+    if customer is None:
         return _no_customer()
-    asked = asked_by_turn(ctx.customer, ctx.run)
+    asked = asked_by_turn(customer, ctx.run)
     for index, turn_asks in enumerate(asked):
         needless = [n for n in turn_asks if n in names]
+        said = clipped(ctx.run.turns[index].reply())
         if needless:
             return False, (
                 f"turn {index + 1}'s reply asked the customer for {quoted_list(needless)}, "
-                "which it already had (said, or held by a tool)"
+                f"which it already had (said, or held by a tool): {said}"
             )
+        if ctx.customer is None:
+            continue
         # asking for a yes again is rule-following (state the write, then ask), not a re-ask
         answered = {n for earlier in asked[:index] for n in earlier}
-        answered |= said_by_customer(ctx.customer, ctx.run, index)
-        again = [n for n in turn_asks if n in answered and not ctx.customer.reveal(n).is_consent]
+        answered |= said_by_customer(customer, ctx.run, index)
+        again = [n for n in turn_asks if n in answered and not customer.reveal(n).is_consent]
         if again:
             return False, (
                 f"turn {index + 1}'s reply asked again for {quoted_list(again)}, which the "
-                "customer had already answered"
+                f"customer had already answered: {said}"
             )
     return True, "asked for nothing the customer had already given"

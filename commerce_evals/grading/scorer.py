@@ -316,7 +316,10 @@ def code_grades(
     """The case's keys, then its domain's invariants it does not waive. `instructions`: what the
     agent's system message told it (a number it gives is a number the agent was given)."""
     if domain is None:
-        return grade(case.expected, run, roles, GradeContext(run, roles, customer=case.customer))
+        ctx = GradeContext(
+            run, roles, customer=case.customer, asking=case.lexicon(), domain=case.domain
+        )
+        return grade(case.expected, run, roles, ctx)
     world = cached_world(domain, fixtures, poisoned)
     oracles = metadata.get("oracle_changes")
     oracle_writes = metadata.get("oracle_writes")  # absent from logs made before it was kept
@@ -325,6 +328,8 @@ def code_grades(
         roles=roles,
         confirms=run_confirms(case, run),
         customer=case.customer,
+        asking=case.lexicon(),
+        domain=domain,
         oracles=tuple(oracles) if oracles is not None else None,
         oracle_writes=tuple(oracle_writes) if oracle_writes is not None else None,
         change_rules=world.change_rules,

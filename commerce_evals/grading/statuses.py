@@ -1,10 +1,17 @@
 """Statuses a reply states, in their common written forms, and what each means for a record.
 
-One table, `STATUSES`: each status is a set of phrases (read whole, case-insensitive, after
-number words became digits) and the record values it is true of: the raw `status` values of
-orders, offers, vehicles and tasks, or a test on the record's stock or delivery dates. A
-negated phrase ("hasn't shipped", "not in stock") is true of every value of the status's family
-that the phrase itself is not true of.
+One table per domain: the statuses every domain shares (`STATUSES`: stock, delivery, orders,
+offers, vehicles, a simulated send) and each domain's own (`DOMAIN_STATUSES`: a refund, a final
+sale item, a handover to a person, a superseded offer, a revoked key, a write the system
+refused), read together by `phrases(text, domain)`. Each status is a set of phrases (read whole,
+case-insensitive, after number words became digits) and the record values it is true of: the
+raw `status` values of orders, offers, vehicles and tasks, or a test on the record's stock or
+delivery dates. A negated phrase ("hasn't shipped", "not in stock") is true of every value of the
+status's family that the phrase itself is not true of.
+
+A domain's own statuses are read only where the domain is known (the typed facts of
+`reply_states` and `reply_denies`); phrases such as "refunded" are also action claims, which the
+claim reader (claims.py) reads from the shared table alone.
 """
 
 from __future__ import annotations
@@ -30,7 +37,9 @@ class Status:
 
 
 _ORDER = frozenset({"placed", "processing", "shipped", "delivered", "cancelled", "canceled"})
-_OFFER = frozenset({"new", "pending", "accepted", "declined", "withdrawn", "countered", "expired"})
+_OFFER = frozenset(
+    {"new", "pending", "accepted", "declined", "withdrawn", "countered", "expired", "superseded"}
+)
 _VEHICLE = frozenset(
     {"draft", "listed", "on_hold", "in_closing", "sold", "offer_accepted", "delisted"}
 )
@@ -112,11 +121,119 @@ STATUSES: tuple[Status, ...] = (
         test="simulated",
     ),
 )
-BY_NAME = {s.name: s for s in STATUSES}
+# a person, not the agent, takes it from here: "a teammate will follow up", "I've handed it to
+# our team", "only a person can approve that"
+_PERSON = (
+    r"(?:a |an |our |the |one of our )?(?:person|human|colleague|teammate|team ?member|specialist"
+    r"|manager|supervisor|staff(?: member)?|representative|someone (?:on|from) (?:our|the) team"
+    r"|member of (?:our|the) team|(?:our |the )?(?:support |customer care |sales )?team)"
+)
+_NEEDS_PERSON = Status(
+    "needs_person",
+    rf"needs? (?:a |an )?(?:person|human)|needs_person|only {_PERSON}"
+    rf"|{_PERSON}(?: (?:on|from|in) (?:our|the) team)?(?: who)? (?:will|would|'ll|can|could"
+    rf"|has to|have to|must|needs? to|should|is going to|decides|handles|reviews|approves"
+    rf"|takes|follows up|looks into)"
+    rf"|(?:hand|pass|send|refer|forward|escalat|go(?:es)?|went)\w* (?:[\w']+ ){{0,3}}?"
+    rf"(?:over |on |along |up )?(?:to|with) {_PERSON}"
+    rf"|(?:hand|pass)(?:ed|ing)? (?:it |this |that )?(?:over|off|on)|escalat\w*"
+    rf"|(?:decided|approved|reviewed|handled) by {_PERSON}",
+    test="unknown",
+)
+# a write the system would not take ("the save was blocked", "it wasn't able to store that")
+_BLOCKED = Status(
+    "blocked",
+    r"blocked|guardrails?|(?:was|were|got|has been|have been) (?:refused|rejected|stopped|prevented)"
+    r"|(?:couldn't|could not|wasn't able to|was unable to|failed to|didn't manage to) "
+    r"(?:save|store|keep|remember|note|record|add|write)"
+    r"|(?:save|saving|store|storing|write) (?:failed|didn't go through|did not go through)"
+    r"|(?:wouldn't|would not|won't|didn't) let me (?:save|store|keep|remember|add)",
+    test="unknown",
+)
+DOMAIN_STATUSES: dict[str, tuple[Status, ...]] = {
+    "shop": (
+        _BLOCKED,
+        # a price said to have moved since the person saw it (which way is for records_agree)
+        Status(
+            "price_moved",
+            r"(?:has |have |had )?(?:gone|went|going|moved) (?:up|down)|increased|decreased|risen|rose"
+            r"|dropped|fallen|(?:prices?|costs?) (?:has |have )?(?:changed|moved)"
+            r"|(?:higher|lower|more|less|cheaper|dearer) than (?:before|when you|what you|you saw"
+            r"|it was)|(?:price )?(?:hike|increase|rise|drop|cut|change) since",
+            test="unknown",
+        ),
+        # a staged change a person has yet to approve, and one approved
+        Status(
+            "awaiting_approval",
+            r"(?:needs?|awaits?|awaiting|waits?|waiting|pending|requires?|until|once|after|before"
+            r"|as soon as|when|whenever|the moment|if|unless)"
+            r" (?:(?:for|on) )?(?:[\w']+ ){0,4}?(?:approv\w*|sign(?:s|ed)?[- ]off|signs? it off)"
+            r"|unapproved|not yet approved",
+            test="unknown",
+        ),
+        Status("approved", r"approved|signed off", test="unknown"),
+        Status(
+            "cart_empty",
+            r"(?:is |'s )?empty|nothing in (?:it|there|your (?:cart|basket)|the (?:cart|basket))"
+            r"|no items|(?:doesn't|does not|don't) (?:have|contain|hold) anything|isn't anything"
+            r"|0 items|nothing to check ?out",
+            test="unknown",
+        ),
+    ),
+    "support": (
+        Status(
+            "refunded",
+            r"refunded|(?:refund|money|payment)s?(?: [\w$,.'-]+){0,6}? (?:was |were |has been |had been "
+            r"|already )?"
+            r"(?:issued|processed|sent back|returned|credited|paid out|went (?:through|out|back))"
+            r"|credited back|paid back|(?:got|received) (?:your |the |their )?money back",
+            test="unknown",
+        ),
+        Status(
+            "final_sale",
+            r"final[- ]sale|clearance|non-?returnable|not returnable|no returns"
+            r"|can(?:no|')t be (?:returned|refunded)|(?:isn't|is not|aren't|are not) eligible for "
+            r"(?:a )?(?:return|refund)s?",
+            test="final_sale",
+        ),
+        _NEEDS_PERSON,
+    ),
+    "dealer": (
+        Status(
+            "superseded",
+            r"supersed\w*|auto(?:matically)?[- ]?(?:closed|declined|cancell?ed|rejected)"
+            r"|(?:closed|declined|cancell?ed|rejected|dropped) (?:out |off )?(?:[\w$,'-]+ ){0,4}?"
+            r"automatically"
+            r"|closed (?:out|off) by (?:the|that) (?:sale|acceptance)"
+            r"|no longer (?:open|active|valid|in play|live)",
+            _OFFER,
+            _values("superseded"),
+        ),
+        Status(
+            "key_revoked",
+            r"revoked|(?:no longer|stops?|stopped) work\w*|(?:is|was) (?:dead|disabled|invalid"
+            r"|deactivated)",
+            test="unknown",
+        ),
+        _NEEDS_PERSON,
+    ),
+}
+BY_NAME = {s.name: s for s in STATUSES} | {
+    s.name: s for table in DOMAIN_STATUSES.values() for s in table
+}
 StatusName = Literal[
     "out_of_stock", "in_stock", "delayed", "on_schedule", "in_transit", "shipped", "delivered",
     "not_shipped", "waiting", "accepted", "declined", "withdrawn", "listed", "paused", "simulated",
+    "needs_person", "blocked", "refunded", "final_sale", "superseded", "key_revoked",
+    "price_moved", "awaiting_approval", "approved", "cart_empty",
 ]  # fmt: skip
+
+
+def table(domain: str | None) -> tuple[Status, ...]:
+    """The statuses a reply in `domain` is read for: the shared ones and the domain's own."""
+    return STATUSES + DOMAIN_STATUSES.get(domain or "", ())
+
+
 # what a negated status asserts: "not in stock" is out of stock, "hasn't shipped" not shipped
 OPPOSITE: dict[str, str] = {
     "in_stock": "out_of_stock",
@@ -125,6 +242,7 @@ OPPOSITE: dict[str, str] = {
     "delayed": "on_schedule",
     "shipped": "not_shipped",
     "in_transit": "not_shipped",
+    "approved": "awaiting_approval",
 }
 
 
@@ -145,21 +263,29 @@ class StatusPhrase:
         return OPPOSITE.get(self.status.name)
 
 
+_OPENS_CLAUSE = re.compile(
+    r"(?:until|once|after|before|unless|as soon as|when|whenever|the moment|if)\b", re.IGNORECASE
+)
+
+
 @cache
 def _pattern(status: Status) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-])(?:{status.phrases})(?![\w-])", re.IGNORECASE)
 
 
-def phrases(text: str) -> list[StatusPhrase]:
-    """Every status phrase of `text` (normalised), longest first, never overlapping."""
+def phrases(text: str, domain: str | None = None) -> list[StatusPhrase]:
+    """Every status phrase of `text` (normalised), longest first, never overlapping: the shared
+    statuses, and the domain's own when a domain is given."""
     text = normalise(text)
-    candidates = [(status, m) for status in STATUSES for m in _pattern(status).finditer(text)]
+    candidates = [(status, m) for status in table(domain) for m in _pattern(status).finditer(text)]
     candidates.sort(key=lambda c: c[1].start() - c[1].end())
     found: list[StatusPhrase] = []
     for status, m in candidates:
         if any(m.start() < p.end and p.start < m.end() for p in found):
             continue
-        negated = negated_at(text, m.start())
+        # a phrase that opens its own clause ("until someone approves it") is not negated by
+        # the clause before it ("nothing goes live until ...")
+        negated = not _OPENS_CLAUSE.match(m.group(0)) and negated_at(text, m.start())
         found.append(StatusPhrase(status, m.start(), m.end(), m.group(0), negated))
     return sorted(found, key=lambda p: p.start)
 
@@ -217,12 +343,26 @@ def _on_schedule(values: dict[str, list[Any]]) -> bool | None:
     return None if delayed is None else not delayed
 
 
+def _unknown(values: dict[str, list[Any]]) -> bool | None:
+    """A status no record field tells (a handover, a refused write): never checked against a
+    record, only stated or denied."""
+    return None
+
+
+def _final_sale(values: dict[str, list[Any]]) -> bool | None:
+    flags = [v for key in ("clearance", "final_sale") for v in values.get(key, [])]
+    flags = [v for v in flags if isinstance(v, bool)]
+    return None if not flags else any(flags)
+
+
 def _simulated(values: dict[str, list[Any]]) -> bool | None:
     flags = [v for v in values.get("simulated", []) if isinstance(v, bool)]
     return None if not flags else any(flags)
 
 
 _TESTS: dict[str, Callable[[dict[str, list[Any]]], bool | None]] = {
+    "unknown": _unknown,
+    "final_sale": _final_sale,
     "simulated": _simulated,
     "stock_zero": _stock_zero,
     "stock_positive": _stock_positive,

@@ -47,6 +47,13 @@ def bound_customer() -> Model | None:
     return bound
 
 
+def known_reveals(customer: Customer, run: Run) -> set[str]:
+    """The reveals the customer has given so far: a value any of its messages stated, and every
+    reveal a turn of it answered."""
+    said = customer.said_in(turn.user for turn in run.turns)
+    return said | {name for turn in run.turns for name in turn.answers}
+
+
 def agent_reply(run: Run) -> str:
     """What the customer reads: the agent's reply text of the last turn and the messages its
     components showed (a shop turn may speak only through present_suggestions)."""
@@ -70,7 +77,8 @@ class ScriptedCustomer:
         self.customer = customer
 
     async def next_turn(self, run: Run, unanswered: int) -> CustomerTurn:
-        return scripted_reply(self.customer, agent_reply(run), len(run.turns), unanswered)
+        known = known_reveals(self.customer, run)
+        return scripted_reply(self.customer, agent_reply(run), len(run.turns), unanswered, known)
 
 
 def customer_prompt(customer: Customer) -> str:
@@ -129,7 +137,8 @@ class SimulatedCustomer:
         text = output.completion.strip()
         if STOP_SIGNAL in text or not text:
             return CustomerTurn(ended="stop_signal")
-        asked = [r for r in self.customer.asked(reply) if r.answered_by(text)]
+        known = known_reveals(self.customer, run)
+        asked = [r for r in self.customer.asked(reply, known) if r.answered_by(text)]
         return CustomerTurn(
             say=text,
             confirms=frozenset(c for r in asked for c in r.confirms),

@@ -22,6 +22,8 @@ POSITIVE_KEYS = frozenset(
         "skill_loaded",
         "reply_includes",
         "reply_matches",
+        "reply_states",
+        "asks_for",
     }
 )
 

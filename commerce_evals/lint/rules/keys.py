@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from commerce_evals.grading.facts import mentions
-from commerce_evals.grading.statuses import STATUSES
+from commerce_evals.grading.statuses import table as status_table
 from commerce_evals.lint.model import Finding, LintRun
 from commerce_evals.lint.registry import Rule
 from commerce_evals.lint.rules.drafts import finished
@@ -19,7 +19,8 @@ CROSS_TURN_KEYS = frozenset(
 _ID_TOKEN = re.compile(r"\b[A-Z]{1,4}-?\d+(?:-\d+)?\b")
 _BARE_NUMBER = re.compile(r"(?:^|[|(])(?:\\b)?\$?\d[\d,.?]*(?:\\b)?(?=$|[|)])")
 _DATE_WORDS = re.compile(
-    r"\b(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)(?:[a-z]*|\\?\.)\b|\d{4}-\d{2}",
+    r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?:\\?\.)?\b|\d{4}-\d{2}",
     re.IGNORECASE,
 )
 
@@ -55,53 +56,93 @@ def rule_max_tool_calls_slack(run: LintRun) -> Iterator[Finding]:
             )
 
 
-def literal_reply_problem(key: str, needle: str) -> str:
-    """Why a literal reply key should be a typed fact instead ("" when it is a literal token)."""
+POSITIVE_LITERALS = ("reply_includes", "reply_matches")
+NEGATIVE_LITERALS = ("reply_omits", "reply_not_matches")
+# a needle that asks the person something: a question mark, a request, a wh-question
+_ASKING = re.compile(
+    r"\\\?|\?$|\blet me know\b|\btell me\b|\bplease\b|\bcould you\b|\bcan you\b"
+    r"|\b(?:send|give|provide|share)\b|\bwho(?:'s| is)\b|\bwhat(?:'s| is)\b|\bwhich\b",
+    re.IGNORECASE,
+)
+# a needle that claims an act: "I've updated", "address (is|has been) changed", "override accepted"
+_CLAIM = re.compile(
+    r"\b(?:i|we)\b(?:'?ve|\s+have)?\W*\s*(?:\(?now\s*\)?\W*\s*)?\(?(?:\w+\|)*\w+ed\b"
+    r"|\b(?:is|are|was|were|has been|have been)\W*\s*(?:\(?now\s*\)?\W*\s*)?\(?(?:\w+\|)*\w+ed\b",
+    re.IGNORECASE,
+)
+# a measure of time or length said with its number: "14 days", "(1|one|2)[- ]year"
+_MEASURE = re.compile(
+    r"\d[^|]{0,20}?\b(?:days?|hours?|weeks?|months?|years?|inch\w*)\b", re.IGNORECASE
+)
+
+
+def literal_reply_problem(key: str, needle: str, domain: str | None = None) -> str:
+    """Why a literal reply key should be a typed key instead ("" when it is a literal token: an
+    id, a code, a name). Positive keys (`reply_includes`, `reply_matches`) and negative ones
+    (`reply_omits`, `reply_not_matches`) alike."""
     text = _ID_TOKEN.sub("ID", needle)
-    if key == "reply_includes":
+    negative = key in NEGATIVE_LITERALS
+    facts = "reply_denies" if negative else "reply_states"
+    if key in ("reply_includes", "reply_omits"):
         kinds = {m.kind for m in mentions(text)} - {"count"}
         if kinds:
-            return f"{needle!r} is a {'/'.join(sorted(kinds))}"
-        if re.fullmatch(r"\s*\d[\d,.]*\s*", text):
-            return f"{needle!r} is a number"
+            return f"{needle!r} is a {'/'.join(sorted(kinds))}: use {facts}"
+        if not negative and re.fullmatch(r"\s*\d[\d,.]*\s*", text):
+            return f"{needle!r} is a number: use {facts}"
     elif _DATE_WORDS.search(text) or "%" in text or "percent" in text.casefold():
-        return f"{needle!r} matches a date or a percent"
-    elif _BARE_NUMBER.search(text) or re.search(r"\\\$|\$\d", text):
-        return f"{needle!r} matches a number or an amount"
-    # a status key: every alternative of the needle is a status phrase ("shipped", "sold
-    # out|unavailable"); a needle that also accepts "no" or "not yet" asks for an answer, not a
-    # status
+        return f"{needle!r} matches a date or a percent: use {facts}"
+    elif re.search(r"\\\$|\$\d", text) or (not negative and _BARE_NUMBER.search(text)):
+        return f"{needle!r} matches a number or an amount: use {facts}"
+    if _MEASURE.search(text.replace("\\d", "1")):
+        return (
+            f"{needle!r} matches a span of time or a length: sourced_values (on by default) "
+            f"fails one no tool, policy or person gave, and {facts} takes a count"
+        )
     plain = re.sub(r"\\b|[()?]|\(\?:", "", text.replace("\\", ""))
     options = [o.strip() for o in plain.split("|") if o.strip()]
-    for status in STATUSES:
+    words = re.sub(r"\(\?:|\\b|[()?]", "", needle).replace("|", " ")
+    asking = _ASKING.search(needle) or _ASKING.search(words)
+    if key.endswith("matches") and asking and not _ID_TOKEN.search(needle):
+        use = "never_asks" if negative else "asks_for"
+        return (
+            f"{needle!r} reads a question: use {use} with a topic of the domain's asking words "
+            "(domains/<domain>/asking.yaml), which hears every way of asking"
+        )
+    if negative and key.endswith("matches") and _CLAIM.search(needle):
+        return (
+            f"{needle!r} reads a claim of an act: action_claims (on by default) fails every claim "
+            "the run's changes do not back, in any words"
+        )
+    for status in status_table(domain):
         pattern = re.compile(rf"(?:{status.phrases})", re.IGNORECASE)
         if (
             options
-            and all(pattern.fullmatch(o) or _any_status(o) for o in options)
+            and all(pattern.fullmatch(o) or _any_status(o, domain) for o in options)
             and any(pattern.fullmatch(o) for o in options)
         ):
-            return f"{needle!r} is a phrase with synonyms (status {status.name})"
+            return (
+                f"{needle!r} is a phrase with synonyms: use {facts} with "
+                f"{{status: {status.name}}}, which reads its every form and its negation"
+            )
     return ""
 
 
-def _any_status(text: str) -> bool:
-    return any(re.fullmatch(rf"(?:{s.phrases})", text, re.IGNORECASE) for s in STATUSES)
+def _any_status(text: str, domain: str | None = None) -> bool:
+    return any(re.fullmatch(rf"(?:{s.phrases})", text, re.IGNORECASE) for s in status_table(domain))
 
 
 def rule_typed_reply_facts(run: LintRun) -> Iterator[Finding]:
-    """`reply_includes`/`reply_matches` hold literal tokens (ids, codes, names); a number, an
-    amount, a date, a percent or a stock or schedule phrase is a typed fact for `reply_states`."""
+    """Literal reply keys hold literal tokens (ids, codes, names). A number, an amount, a date, a
+    percent, a span of time, a status phrase, a question or a claim of an act is for the typed
+    key that reads it in any words: `reply_states`/`reply_denies`, `asks_for`/`never_asks`,
+    `sourced_values`, `action_claims`."""
     for item in run.cases:
         expected = item.case.expected
-        for key in ("reply_includes", "reply_matches"):
+        for key in (*POSITIVE_LITERALS, *NEGATIVE_LITERALS):
             for needle in getattr(expected, key):
-                problem = literal_reply_problem(key, needle)
+                problem = literal_reply_problem(key, needle, item.domain)
                 if problem:
-                    yield item.finding(
-                        "typed-reply-facts",
-                        f"{key}: {problem}; state it as a typed fact under reply_states "
-                        "(money, date, percent, count, status), which reads every written form",
-                    )
+                    yield item.finding("typed-reply-facts", f"{key}: {problem}")
 
 
 def rule_preconditions_in_state(run: LintRun) -> Iterator[Finding]:
