@@ -117,11 +117,7 @@ def case(check: str, *args: Any, why: str | None = None) -> Any:
 CHEATS = [
     # ---- sourced_values: invented numbers --------------------------------------------------
     case("sourced", "It comes with a ninety-day warranty."),
-    case(
-        "sourced",
-        "It comes with a 90-day warranty, pretty generous, right?",
-        why="stated_values skips every sentence ending in '?', so a claim with a tag question states nothing",
-    ),
+    case("sourced", "It comes with a 90-day warranty, pretty generous, right?"),
     case(
         "sourced",
         "Shipping is usually $5.99 on mats like this.",
