@@ -256,11 +256,16 @@ def _denied(clause: str, position: int) -> bool:
     )
 
 
-def claims(text: str) -> list[Claim]:
+def claims(text: str, acts: frozenset[str] = frozenset()) -> list[Claim]:
     """Every claim of a done action in `text`, clause by clause. A clause after "say yes and",
-    "reply 'go' and" in its sentence is the consequence of a condition, not a claim."""
+    "reply 'go' and" in its sentence is the consequence of a condition, not a claim. A clause
+    that goes on after "and" or a comma with a verb of its own shares the sentence's subject
+    ("Staged CH-1 and marked it approved"). `acts`: the words of the run's own writes ("reset",
+    "sandbox"): a past verb whose subject names one of them is the system's act in this run
+    ("the reset also rotated your key")."""
     found: list[Claim] = []
     text = normalise(text)
+    agent_sentence = -1  # the start of the sentence whose subject is the agent
     for start, clause in _clauses(text):
         sentence_start = max(text.rfind(c, 0, start) for c in ".!?\n") + 1
         if _IMPERATIVE_CONDITION.search(text[sentence_start:start]):
@@ -270,8 +275,12 @@ def claims(text: str) -> list[Claim]:
             not before.strip(" *-•\t")
             or before.rstrip().endswith(":")
             or bool(re.search(r"\b(?:went|gone)\s+ahead\s+and\s*$", before, re.IGNORECASE))
+            or agent_sentence == sentence_start
+            and bool(_SHARED_SUBJECT.search(before))
         )
-        claim = _claim_in(clause, opens)
+        claim = _claim_in(clause, opens, acts)
+        if _AGENT_SUBJECT.match(clause) or (opens and _opens_with_act(clause)):
+            agent_sentence = sentence_start
         if claim is not None and claim.verb == "remember":
             sentence_end = min(
                 (i for i in (text.find(c, start) for c in ".!?\n") if i >= 0), default=len(text)
@@ -281,6 +290,52 @@ def claims(text: str) -> list[Claim]:
         if claim is not None:
             found.append(claim)
     return found
+
+
+# a clause whose subject is the agent ("I checked the order", "we've staged it")
+_AGENT_SUBJECT = re.compile(r"^\W*(?:i|we)(?:'ve|'d|'m)?\b", re.IGNORECASE)
+# the clause before ends where a coordinated verb takes over: "..., and", "... and then", ","
+_SHARED_SUBJECT = re.compile(r"(?:\band(?:\s+then|\s+also)?|\bthen|,)\s*$", re.IGNORECASE)
+
+
+def _opens_with_act(clause: str) -> bool:
+    """Whether the clause opens with a past verb ("Staged CH-1", "Checked the order")."""
+    first = _WORD.search(clause)
+    return (
+        bool(first)
+        and not clause[: first.start()].strip(" *-•")
+        and (
+            past_lemma(first.group(0)) is not None  # type: ignore[union-attr]
+        )
+    )
+
+
+def _act_subject(lead: str, acts: frozenset[str]) -> bool:
+    """Whether the words before a verb are a subject naming one of the run's own writes ("the
+    reset also", "this change"): the system's act in this run."""
+    if not acts:
+        return False
+    m = re.search(
+        r"(?:^|\W)(?:the|that|this|my|our|your)\s+(?:[\w-]+\s+)?(?P<noun>[\w-]+)"
+        r"(?:\s+(?:also|just|then|itself|automatically|already|actually))*\s*$",
+        lead,
+        re.IGNORECASE,
+    )
+    return bool(m) and m.group("noun").casefold().rstrip("s") in acts  # type: ignore[union-attr]
+
+
+def act_words(wrote: list[dict[str, Any]]) -> frozenset[str]:
+    """The acts of the run's writes: the verb each tool's or operation's name opens with, of
+    four letters or more ("reset" of reset_sandbox, "stage" of stage_change)."""
+    words: set[str] = set()
+    for call in wrote:
+        for name in (call.get("tool"), call.get("operation")):
+            if isinstance(name, str) and name.strip("_"):
+                words.add(re.split(r"[_\W]+", name.strip("_"))[0].casefold().rstrip("s"))
+    return frozenset(w for w in words if len(w) >= 4 and w not in _GENERIC_ACTS)
+
+
+_GENERIC_ACTS = frozenset({"write", "destructive", "tool", "call", "data", "item", "action"})
 
 
 def _is_status(clause: str, position: int) -> bool:
@@ -296,7 +351,9 @@ def _tool_tables(tool: str, end: dict[str, Any]) -> bool:
     return any(t.casefold().rstrip("s") in words for t in end)
 
 
-def _claim_in(clause: str, opens_sentence: bool = True) -> Claim | None:
+def _claim_in(
+    clause: str, opens_sentence: bool = True, acts: frozenset[str] = frozenset()
+) -> Claim | None:
     if _HISTORY.search(clause):
         return None
     keep = _PROMISE_TO_KEEP.search(clause)
@@ -319,7 +376,9 @@ def _claim_in(clause: str, opens_sentence: bool = True) -> Claim | None:
             )
             and bool(_OBJECT_NEXT.match(clause[m.end() :]))
         )
-        agent = bool(_FIRST_PERSON.search(lead) or _WENT_AHEAD.search(lead))
+        agent = bool(
+            _FIRST_PERSON.search(lead) or _WENT_AHEAD.search(lead) or _act_subject(lead, acts)
+        )
         passive = bool(_PASSIVE_PERFECT.search(lead))
         # "the Classic was $20 cheaper" is no action: a past passive needs a participle
         present = bool(_PRESENT_BE.search(lead)) and bool(_COMPLETION.search(clause[m.start() :]))
@@ -380,6 +439,45 @@ def _table_of(kind: str, changed: dict[str, Any]) -> list[str]:
     return [t for t in changed if stem in t.casefold() or t.casefold().rstrip("s") in stem]
 
 
+def _words_of(name: str) -> set[str]:
+    return {w.casefold() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w}
+
+
+def _fields_named(kinds: set[str], end: dict[str, Any]) -> set[str]:
+    """The fields of the end's rows that a kind's words name ("key": keyId, revokedKeyId)."""
+    words = {w for k in kinds for w in OBJECT_WORDS[k] if " " not in w}
+    return {
+        key
+        for rows in end.values()
+        if isinstance(rows, list)
+        for row in rows
+        if isinstance(row, dict)
+        for key in row
+        if _words_of(key) & words
+    }
+
+
+def _changed_fields(changed: dict[str, TableChange]) -> set[str]:
+    """The fields a changed row of the same object now holds otherwise (a row removed and its
+    like added: one row of a one-row table, or two with the same id). A row only added or only
+    removed (a log's new line) changes no field of an object."""
+    from commerce_evals.grading.records import ID_FIELDS
+
+    fields: set[str] = set()
+    for change in changed.values():
+        pairs = []
+        if len(change.removed) == len(change.added) == 1:
+            pairs.append((change.removed[0], change.added[0]))
+        for old in change.removed:
+            for new in change.added:
+                same = [k for k in ID_FIELDS if old.get(k) is not None and old.get(k) == new.get(k)]
+                if same:
+                    pairs.append((old, new))
+        for old, new in pairs:
+            fields.update(k for k in {*old, *new} if old.get(k) != new.get(k))
+    return fields
+
+
 def _rows_name(record_id: str, changed: dict[str, TableChange]) -> bool:
     """Whether a changed row holds the record's id (an order's item: its order's id and its
     own)."""
@@ -433,8 +531,12 @@ def backing(
         if not changed and not wrote:
             return f"says {claim.words!r}, but nothing changed"
         known = [k for k in kinds if _table_of(k, dict.fromkeys(domain_tables))]
-        # the vocabulary names no table of this domain: any change may be the one meant
         if not known:
+            # the vocabulary names no table of this domain, but maybe a field ("your key": the
+            # sandbox's keyId): then a row that kept that field backs nothing
+            fields = _fields_named(kinds, end)
+            if fields and not _changed_fields(changed) & fields:
+                return f"says {claim.words!r}, but no {'/'.join(sorted(fields))} changed"
             return None
         return f"says {claim.words!r}, but no {'/'.join(sorted(known))} changed"
     if not changed and not wrote:

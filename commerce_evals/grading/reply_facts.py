@@ -241,7 +241,7 @@ def _writes_made(run: Run, writes: frozenset[str]) -> list[dict[str, Any]]:
 
 def unbacked_claims(run: Run, ctx: GradeContext | None = None) -> list[str]:
     """The claims in any reply that what the run changed does not back."""
-    from commerce_evals.grading.claims import backing, claims
+    from commerce_evals.grading.claims import act_words, backing, claims
     from commerce_evals.grading.records import run_records
 
     changed = what_changed(run)
@@ -252,9 +252,10 @@ def unbacked_claims(run: Run, ctx: GradeContext | None = None) -> list[str]:
         run.end
     )
     simulated, sent = _simulated(run), _sent(run, writes)
+    acts = act_words(wrote)
     problems: list[str] = []
     for turn in run.turns:
-        for claim in claims(turn.reply()):
+        for claim in claims(turn.reply(), acts):
             why = backing(
                 claim, changed, wrote, records, sent, simulated, tables, turn.reply(), run.end
             )
