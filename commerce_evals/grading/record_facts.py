@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from commerce_evals.grading.facts import (
@@ -351,7 +352,7 @@ def _check_status(phrase: StatusPhrase, record: Record) -> str | None:
 
 def _status_evidence(record: Record) -> str:
     parts = []
-    for key in ("status", "stock", "delivery_date", "updated_delivery_date"):
+    for key in ("status", "stock", "delivery_date", "updated_delivery_date", "approved_by"):
         if key in record.values:
             parts.append(f"{key} {', '.join(str(v) for v in record.values[key])}")
     return "; ".join(parts) or "no status field"
@@ -440,37 +441,185 @@ _SIZE = re.compile(
 )
 
 
+# letter sizes and their words: "size M", "in a medium", "an XL", "comes in S and M"
+_LETTERS = {"xs": "XS", "s": "S", "m": "M", "l": "L", "xl": "XL", "xxl": "XXL", "2xl": "XXL",
+            "extra small": "XS", "x-small": "XS", "small": "S", "medium": "M", "large": "L",
+            "extra large": "XL", "x-large": "XL", "xx-large": "XXL"}  # fmt: skip
+_LETTER_WORD = r"extra[- ]small|x-small|extra[- ]large|xx-large|x-large|small|medium|large"
+_LETTER_CODE = r"XXL|2XL|XL|XS|S|M|L"
+_LETTER_SIZE = re.compile(
+    # after "size(s)": a word or a code, and what follows it in a list ("sizes S and M")
+    rf"\bsizes?\s+(?P<a>(?:{_LETTER_WORD})\b|(?:{_LETTER_CODE})(?![\w-]))"
+    rf"(?:\s*(?:,|or|and|to|-|/)\s*(?P<b>(?:{_LETTER_WORD})\b|(?:{_LETTER_CODE})(?![\w-])))?"
+    # "in your usual medium", "in an L", "comes in S and M": the size ends its phrase
+    rf"|\bin\s+(?:a\s+|an\s+|the\s+|your\s+)?(?:usual\s+|normal\s+|regular\s+|own\s+)?"
+    rf"(?P<c>(?:{_LETTER_WORD})|(?-i:{_LETTER_CODE}))(?=\s*(?:[.,;:!?)]|$|\s(?:or|and|to|for|with|so|as|if|instead|too)\b))"
+    rf"(?:\s*(?:,|or|and|to|-|/)\s*(?P<d>(?:{_LETTER_WORD})|(?-i:{_LETTER_CODE}))(?![\w-]))?",
+    re.IGNORECASE,
+)
+
+
+def _letter(word: str) -> str:
+    return _LETTERS.get(
+        re.sub(r"\s+", " ", word.casefold().replace("-", " "))
+        .replace("x small", "x-small")
+        .replace("x large", "x-large"),
+        word.upper(),
+    )
+
+
+def _record_sizes(record: Record) -> tuple[set[float], set[str]]:
+    """The sizes a record comes in: numbers, and letters (S, M, L, XL)."""
+    numbers: set[float] = set()
+    letters: set[str] = set()
+    for _, value in record.fields("sizes"):
+        for v in value if isinstance(value, tuple) else (value,):
+            if isinstance(v, int | float) and not isinstance(v, bool):
+                numbers.add(float(v))
+            elif isinstance(v, str) and v.strip():
+                letters.add(_letter(v.strip()))
+    return numbers, letters
+
+
 def _check_sizes(
     sentence: str, record: Record, refs: list[Reference] | None = None, ref: Reference | None = None
 ) -> str | None:
-    """A size said of a record must be one it comes in: "comes in a size 6", "sizes 6 to 13".
-    With `refs`, only a size the sentence ties to `ref` is read."""
-    sizes = {
-        float(v)
-        for _, value in record.fields("sizes")
-        for v in (value if isinstance(value, tuple) else (value,))
-        if isinstance(v, int | float) and not isinstance(v, bool)
-    }
-    if not sizes:
+    """A size said of a record must be one it comes in: "comes in a size 6", "sizes 6 to 13",
+    "in your usual medium", "an XL". With `refs`, only a size the sentence ties to `ref` is
+    read."""
+    sizes, letters = _record_sizes(record)
+    if not sizes and not letters:
         return None
-    for m in _SIZE.finditer(sentence):
-        if refs is not None and _tie(m.start(), sentence, refs, None, value=False) != ref:
+    found: list[tuple[int, list[str], str]] = []
+    if sizes:
+        for m in _SIZE.finditer(sentence):
+            said = [float(g) for g in m.groups() if g]
+            missing = [f"{v:g}" for v in said if v not in sizes]
+            shown = (
+                f"{min(sizes):g} to {max(sizes):g} ({', '.join(f'{v:g}' for v in sorted(sizes))})"
+            )
+            found.append((m.start(), missing, shown))
+    if letters:
+        for m in _LETTER_SIZE.finditer(sentence):
+            said = [_letter(g) for g in m.groups() if g]
+            missing = [v for v in said if v not in letters]
+            order = list(dict.fromkeys(_LETTERS.values()))
+            shown = ", ".join(sorted(letters, key=lambda v: order.index(v) if v in order else 99))
+            found.append((m.start(), missing, shown))
+    for start_at, missing, shown in found:
+        if refs is not None and _tie(start_at, sentence, refs, None, value=False) != ref:
             continue
-        start, end = clause_bounds(sentence, m.start())
+        start, end = clause_bounds(sentence, start_at)
         clause = sentence[start:end]
         if _HYPOTHETICAL.search(clause) or NEGATION.search(clause):
             continue
-        said = [float(g) for g in m.groups() if g]
-        missing = [f"{v:g}" for v in said if v not in sizes]
         if missing:
-            return (
-                f"says size {', '.join(missing)}; it comes in {min(sizes):g} to {max(sizes):g} "
-                f"({', '.join(f'{v:g}' for v in sorted(sizes))})"
-            )
+            return f"says size {', '.join(missing)}; it comes in {shown}"
     return None
 
 
-def _group_facts(sentence: str, record: Record) -> list[str]:
+# a short text field that names what a record is (material, colour, brand, terrain), read as
+# words; long texts (descriptions, reviews), ids, names, dates and statuses are not
+_NOT_CATEGORY = re.compile(
+    r"(?:^|_)(?:id|ids|name|title|description|text|notes?|summary|reason|message|author|status"
+    r"|url|link|niche|sku|date|on|at|email|phone|street|city|zip|state|key)$|Id$|Url$|Date$",
+    re.IGNORECASE,
+)
+_CATEGORY_STOP = frozenset(
+    {"with", "from", "that", "this", "into", "over", "under", "only", "made"}
+)
+# a clause that sets one thing against another says nothing of the record it names first
+_CONTRAST = re.compile(
+    r"\b(?:unlike|than|versus|vs|compared|instead|rather|whereas|while|other|otherwise"
+    r"|alternative|twin|version)\b",
+    re.IGNORECASE,
+)
+
+
+def _category_words(record: Record) -> dict[str, set[str]]:
+    """Per short text field of the record, the words of every value it had."""
+    found: dict[str, set[str]] = {}
+    for path, seen in record.values.items():
+        leaf = path.rsplit(".", 1)[-1]
+        if _NOT_CATEGORY.search(leaf):
+            continue
+        for value in seen:
+            parts = value if isinstance(value, tuple) else (value,)
+            for part in parts:
+                if (
+                    isinstance(part, str)
+                    and 0 < len(part) <= 40
+                    and not re.search(r"\d{4}-\d\d", part)
+                ):
+                    words = {
+                        w.casefold()
+                        for w in re.findall(r"[A-Za-z][A-Za-z'-]+", part)
+                        if len(w) >= 4 and w.casefold() not in _CATEGORY_STOP
+                    }
+                    found.setdefault(leaf, set()).update(words)
+    return found
+
+
+# what a clause predicates of the record that opens it: "the Trailblaze 4 is leather", "the
+# Harbor comes in navy"
+_PREDICATE = re.compile(
+    r"^\s*(?:'s\b|is\b|are\b|was\b|has\b|have\b|comes?\b|uses?\b|features?\b|is made\b"
+    r"|made\b|\(|:|,?\s+(?:a|an|the)\b)",
+    re.IGNORECASE,
+)
+
+
+def _said_of(sentence: str, ref: Reference, refs: list[Reference]) -> str:
+    """The predicate a clause gives the record it opens with, up to the next record or the
+    clause's end ("" when the record is not the clause's subject)."""
+    _, end = clause_bounds(sentence, ref.start)
+    following = [r.start for r in refs if r.start >= ref.end]
+    end = min([end, *following])
+    rest = sentence[ref.end : end]
+    return rest if _PREDICATE.match(rest) else ""
+
+
+def _check_categories(clause: str, record: Record, records: Records) -> list[str]:
+    """A word of another record's material, colour or brand said of this record, where its own
+    field holds another value ("both are leather" of a synthetic mesh shoe); or a word of its own
+    field denied ("the leather one isn't leather")."""
+    if _CONTRAST.search(clause) or _HYPOTHETICAL.search(clause):
+        return []
+    own = _category_words(record)
+    if not own:
+        return []
+    others: dict[str, set[str]] = {}
+    for other in records:
+        if other is record:
+            continue
+        for leaf, words in _category_words(other).items():
+            if leaf in own:
+                others.setdefault(leaf, set()).update(words)
+    name_words = {w.casefold() for n in record.names for w in re.findall(r"[A-Za-z][\w'-]+", n)}
+    # a name in the clause is no attribute: "the Trailblaze 4 Leather" names, it does not say
+    masked = clause
+    for ref in records.references(clause):
+        masked = masked[: ref.start] + " " * (ref.end - ref.start) + masked[ref.end :]
+    whys: list[str] = []
+    for leaf, words in own.items():
+        for m in re.finditer(r"[A-Za-z][A-Za-z'-]+", masked):
+            word = m.group(0).casefold()
+            if len(word) < 4:
+                continue
+            said = not negated_at(masked, m.start())
+            if said and word in others.get(leaf, set()) and word not in words | name_words:
+                whys.append(f"says it is {word}; its {leaf} is {_shown_value(record, leaf)}")
+            elif not said and word in words and word not in others.get(leaf, set()):
+                whys.append(f"says it is not {word}; its {leaf} is {_shown_value(record, leaf)}")
+    return whys
+
+
+def _shown_value(record: Record, leaf: str) -> str:
+    values = [v for path, v in record.fields(leaf)]
+    return ", ".join(repr(v) for v in values) or "unknown"
+
+
+def _group_facts(sentence: str, record: Record, records: Records | None = None) -> list[str]:
     """What a sentence about a group says wrongly of one of its records: a yes/no attribute
     said the other way ("none of them need batteries") or a size it does not come in."""
     whys: list[str] = []
@@ -485,6 +634,8 @@ def _group_facts(sentence: str, record: Record) -> list[str]:
     size = _check_sizes(sentence, record)
     if size:
         whys.append(size)
+    if records is not None:
+        whys.extend(_check_categories(sentence, record, records))
     return whys
 
 
@@ -532,11 +683,185 @@ def _check_quantities(
     return found
 
 
+# who a reply says reported something: the reviews, or the listing's own text
+_REVIEWERS = re.compile(
+    r"\b(?:(?:one|a|two|some|several|most|many|the|other|both|all)\s+)?(?:reviewers?|reviews?"
+    r"|customers?|buyers?|owners?|users?|shoppers?|people)\s+(?:\w+\s+){0,2}?(?:say|says|said"
+    r"|report\w*|mention\w*|note[sd]?|find|found|agree[sd]?|describe[sd]?|call|praise[sd]?"
+    r"|complain\w*|rave|write|wrote|comment\w*|feel|felt|think|thought|claim\w*)\b"
+    r"|\baccording to (?:the |its |one |a |some )?(?:reviews?|reviewers?|customers|buyers)\b",
+    re.IGNORECASE,
+)
+_LISTING = re.compile(
+    r"\b(?:the |its )?(?:listing|description|product page)\s+(?:says|said|states|notes|mentions"
+    r"|claims|describes)\b|\baccording to (?:the |its )?(?:listing|description)\b",
+    re.IGNORECASE,
+)
+_FUNCTION_WORDS = frozenset(
+    [
+        "this",
+        "that",
+        "with",
+        "have",
+        "been",
+        "they",
+        "them",
+        "their",
+        "there",
+        "here",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "would",
+        "could",
+        "should",
+        "about",
+        "after",
+        "before",
+        "other",
+        "into",
+        "from",
+        "than",
+        "then",
+        "also",
+        "just",
+        "very",
+        "really",
+        "quite",
+        "even",
+        "still",
+        "some",
+        "more",
+        "most",
+        "much",
+        "many",
+        "such",
+        "only",
+        "over",
+        "under",
+        "well",
+        "good",
+        "great",
+        "nice",
+        "bit",
+        "little",
+        "though",
+        "although",
+        "because",
+        "since",
+        "your",
+        "yours",
+        "ours",
+        "it's",
+        "its",
+        "it'd",
+        "isn't",
+        "doesn't",
+        "don't",
+        "didn't",
+        "wasn't",
+        "won't",
+        "can't",
+        "says",
+        "said",
+        "reviewer",
+        "reviewers",
+        "review",
+        "reviews",
+        "customer",
+        "customers",
+        "buyer",
+        "buyers",
+        "owner",
+        "owners",
+        "user",
+        "users",
+        "people",
+        "listing",
+        "description",
+        "mention",
+        "mentions",
+        "mentioned",
+        "report",
+        "reports",
+        "reported",
+        "note",
+        "notes",
+        "noted",
+        "find",
+        "found",
+        "thing",
+        "things",
+        "make",
+        "makes",
+        "made",
+    ]
+)
+
+
+@cache
+def _lemma(word: str) -> str:
+    from lemminflect import getAllLemmas
+
+    lowered = word.casefold()
+    lemmas = getAllLemmas(lowered)
+    for pos in ("VERB", "NOUN", "ADJ"):
+        if lemmas.get(pos):
+            return str(lemmas[pos][0])
+    return lowered
+
+
+def _polarities(texts: list[str]) -> dict[str, set[bool]]:
+    """Each content word's lemma in the texts, and whether it is said or denied there."""
+    found: dict[str, set[bool]] = {}
+    for text in texts:
+        norm = normalise(text)
+        for m in re.finditer(r"[A-Za-z][a-z'-]{3,}", norm):
+            word = m.group(0).casefold()
+            if word in _FUNCTION_WORDS:
+                continue
+            found.setdefault(_lemma(word), set()).add(not negated_at(norm, m.start()))
+    return found
+
+
+def _check_reported(sentence: str, record: Record) -> list[str]:
+    """What a reply says the reviews (or the listing) report must not deny what they say, nor
+    say what they deny: "reviewers say it doesn't sear well" where a review says it "sears
+    beautifully". Only a word the texts use one way only is read."""
+    whys: list[str] = []
+    for pattern, where in ((_REVIEWERS, "reviews"), (_LISTING, "description")):
+        texts = record.texts.get(where, [])
+        if not texts:
+            continue
+        source = _polarities(texts)
+        marks = list(pattern.finditer(sentence))
+        for i, m in enumerate(marks):
+            if negated_at(sentence, m.end()) or _HYPOTHETICAL.search(sentence[: m.start()][-20:]):
+                continue  # "no reviewer says", "if reviewers said"
+            end = marks[i + 1].start() if i + 1 < len(marks) else len(sentence)
+            for w in re.finditer(r"[A-Za-z][a-z'-]{3,}", sentence[m.end() : end]):
+                word = w.group(0).casefold()
+                if word in _FUNCTION_WORDS:
+                    continue
+                said = not negated_at(sentence, m.end() + w.start())
+                ways = source.get(_lemma(word))
+                if ways and said not in ways:
+                    quoted = "; ".join(repr(t) for t in texts)[:300]
+                    whys.append(
+                        f"says the {where} {'report' if said else 'deny'} {word!r}; they "
+                        f"{'deny' if said else 'say'} it ({quoted})"
+                    )
+    return whys
+
+
 def problems_in(
     text: str,
     records: Records,
     written: frozenset[str] = frozenset(),
     presented: tuple[str, ...] = (),
+    read: tuple[str, ...] = (),
 ) -> list[Problem]:
     """What `text` states about the run's records that the records do not bear out. `presented`:
     the records the turn showed the person (what "they" and "all three" speak of when the reply
@@ -563,7 +888,7 @@ def problems_in(
                     name = next(iter(sorted(record.names)), record.id)
                     found.extend(
                         Problem(clipped(sentence.strip()), name, why)
-                        for why in _group_facts(sentence[start:end], record)
+                        for why in _group_facts(sentence[start:end], record, records)
                     )
         earlier = [r.record_id for r in refs if r.record_id] or earlier
         question = sentence.rstrip().endswith("?")
@@ -619,6 +944,17 @@ def problems_in(
             if refs:
                 previous = refs[-1]
             continue
+        about = refs[0] if refs else previous
+        reported = records.get(about.record_id) if about else None
+        if reported is None and len(read) == 1:
+            reported = records.get(read[0])  # the one record the turn read, named or not
+        if reported is not None:
+            found.extend(
+                Problem(
+                    clipped(sentence.strip()), next(iter(sorted(reported.names)), reported.id), why
+                )
+                for why in _check_reported(sentence, reported)
+            )
         for ref, why in [
             # a record the run wrote to may have changed a flag no tool showed again
             *_check_flags(
@@ -634,6 +970,12 @@ def problems_in(
                 for ref in refs
                 if (record := records.get(ref.record_id)) is not None
                 and (why := _check_sizes(sentence, record, refs, ref)) is not None
+            ),
+            *(
+                (named, why)
+                for named in refs
+                if (record := records.get(named.record_id)) is not None
+                for why in _check_categories(_said_of(sentence, named, refs), record, records)
             ),
         ]:
             found.append(Problem(clipped(sentence.strip()), ref.text, why))
@@ -694,6 +1036,28 @@ def _presented(turn: Any) -> tuple[str, ...]:
     return tuple(str(i) for i in ids)
 
 
+def _read(turn: Any, records: Records) -> tuple[str, ...]:
+    """The records with texts (reviews, a description) the turn's tool results gave."""
+    ids: list[str] = []
+
+    def visit(node: Any) -> None:
+        if isinstance(node, dict):
+            for key in ("id", "product_id"):
+                record = records.get(str(node.get(key)))
+                if record is not None and record.texts and record.id not in ids:
+                    ids.append(record.id)
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    for result in turn.results():
+        if result.status == "ok":
+            visit(result.data)
+    return tuple(ids)
+
+
 def records_agree(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
     if not enabled:
         return True, "reply facts not checked against the records"
@@ -701,11 +1065,13 @@ def records_agree(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
     written = _written_ids(ctx, records)
     problems: list[str] = []
     shown_by_turn = [_presented(turn) for turn in ctx.run.turns]
+    read_by_turn = [_read(turn, records) for turn in ctx.run.turns]
     for where, text in written_texts(ctx.run):
         index = int(where.split()[1]) - 1
         presented = shown_by_turn[index] if 0 <= index < len(shown_by_turn) else ()
+        read = read_by_turn[index] if 0 <= index < len(read_by_turn) else ()
         problems.extend(
-            f"{where}: {p.line()}" for p in problems_in(text, records, written, presented)
+            f"{where}: {p.line()}" for p in problems_in(text, records, written, presented, read)
         )
     if problems:
         return False, "; ".join(dict.fromkeys(problems))

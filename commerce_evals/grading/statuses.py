@@ -102,6 +102,19 @@ STATUSES: tuple[Status, ...] = (
     Status("withdrawn", r"withdrawn|pulled (?:out|back)|retracted", _OFFER, _values("withdrawn")),
     Status("listed", r"listed|live on|for sale|on the market", _VEHICLE, _values("listed")),
     Status("paused", r"paused|on hold", _VEHICLE, _values("on_hold")),
+    # a staged change a person approved (its approver is recorded)
+    Status(
+        "approved",
+        r"(?:has |have |was |were |been |already |now )?(?:approved|signed off|green-?lit)",
+        test="approved",
+    ),
+    # a part of a closing done: a payment received, a document signed
+    Status(
+        "completed",
+        r"received|paid(?: in full| up)?|cleared|landed|came in|come in|in hand|settled|funded"
+        r"|signed|completed?|nothing (?:is |left )?(?:outstanding|owed|due)",
+        test="completed",
+    ),
     # a send the sandbox only recorded: nothing reached the person
     Status(
         "simulated",
@@ -116,6 +129,7 @@ BY_NAME = {s.name: s for s in STATUSES}
 StatusName = Literal[
     "out_of_stock", "in_stock", "delayed", "on_schedule", "in_transit", "shipped", "delivered",
     "not_shipped", "waiting", "accepted", "declined", "withdrawn", "listed", "paused", "simulated",
+    "approved", "completed",
 ]  # fmt: skip
 # what a negated status asserts: "not in stock" is out of stock, "hasn't shipped" not shipped
 OPPOSITE: dict[str, str] = {
@@ -222,7 +236,33 @@ def _simulated(values: dict[str, list[Any]]) -> bool | None:
     return None if not flags else any(flags)
 
 
+def _approved(values: dict[str, list[Any]]) -> bool | None:
+    """A record with an approver field (a staged change's `approved_by`): approved once set."""
+    seen = [v for key in ("approved_by", "approvedBy") for v in values.get(key, [])]
+    if not any(key in values for key in ("approved_by", "approvedBy")):
+        return None
+    return any(v not in (None, "", False) for v in seen)
+
+
+# the statuses of a part of a closing (a step): done, or not yet
+_DONE = frozenset({"complete", "completed", "done"})
+_STEP = _DONE | frozenset({"pending", "waiting", "overdue", "due", "open", "skipped"})
+
+
+def _completed(values: dict[str, list[Any]]) -> bool | None:
+    """A step of a closing (a record with a kind, a party or a due date, and a status): done when
+    its status is complete."""
+    if not any(k in values for k in ("kind", "party", "dueDate", "due_date")):
+        return None
+    statuses = {_raw(v) for v in values.get("status", [])}
+    if not statuses or not statuses <= _STEP:
+        return None
+    return bool(statuses & _DONE)
+
+
 _TESTS: dict[str, Callable[[dict[str, list[Any]]], bool | None]] = {
+    "approved": _approved,
+    "completed": _completed,
     "simulated": _simulated,
     "stock_zero": _stock_zero,
     "stock_positive": _stock_positive,
