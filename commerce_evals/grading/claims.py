@@ -301,13 +301,9 @@ _SHARED_SUBJECT = re.compile(r"(?:\band(?:\s+then|\s+also)?|\bthen|,)\s*$", re.I
 def _opens_with_act(clause: str) -> bool:
     """Whether the clause opens with a past verb ("Staged CH-1", "Checked the order")."""
     first = _WORD.search(clause)
-    return (
-        bool(first)
-        and not clause[: first.start()].strip(" *-•")
-        and (
-            past_lemma(first.group(0)) is not None  # type: ignore[union-attr]
-        )
-    )
+    if first is None or clause[: first.start()].strip(" *-•"):
+        return False
+    return past_lemma(first.group(0)) is not None
 
 
 def _act_subject(lead: str, acts: frozenset[str]) -> bool:
@@ -316,7 +312,7 @@ def _act_subject(lead: str, acts: frozenset[str]) -> bool:
     if not acts:
         return False
     m = re.search(
-        r"(?:^|\W)(?:the|that|this|my|our|your)\s+(?:[\w-]+\s+)?(?P<noun>[\w-]+)"
+        r"(?:^|\W)(?:the|that|this|my|our|your)\s+(?:[\w-]+\s+)??(?P<noun>[\w-]+)"
         r"(?:\s+(?:also|just|then|itself|automatically|already|actually))*\s*$",
         lead,
         re.IGNORECASE,
@@ -372,7 +368,7 @@ def _claim_in(
             opens_sentence
             and (
                 not clause[: m.start()].strip(" *-•")
-                or clause[: m.start()].strip().casefold() in ("just", "also")
+                or clause[: m.start()].strip().casefold() in ("just", "also", "then", "and then")
             )
             and bool(_OBJECT_NEXT.match(clause[m.end() :]))
         )
@@ -432,6 +428,18 @@ def object_tables(clause: str, verb: str) -> set[str]:
     if not named:
         named = {kind for kind, words in OBJECT_WORDS.items() if verb.casefold() in words}
     return named
+
+
+def claim_object(claim: Claim, records: Records | None) -> str:
+    """What a claim is about, as code reads it: the records it names, else the vocabulary's
+    objects, else nothing (any change backs it, and only a judge can say more)."""
+    ids = [r.record_id for r in records.references(claim.clause) if r.record_id] if records else []
+    if ids:
+        return "record " + ", ".join(dict.fromkeys(ids))
+    kinds = object_tables(claim.clause, claim.verb)
+    if kinds:
+        return "the " + "/".join(sorted(kinds))
+    return "no object code can name"
 
 
 def _table_of(kind: str, changed: dict[str, Any]) -> list[str]:

@@ -493,16 +493,16 @@ def _check_sizes(
     found: list[tuple[int, list[str], str]] = []
     if sizes:
         for m in _SIZE.finditer(sentence):
-            said = [float(g) for g in m.groups() if g]
-            missing = [f"{v:g}" for v in said if v not in sizes]
+            numbers = [float(g) for g in m.groups() if g]
+            missing = [f"{v:g}" for v in numbers if v not in sizes]
             shown = (
                 f"{min(sizes):g} to {max(sizes):g} ({', '.join(f'{v:g}' for v in sorted(sizes))})"
             )
             found.append((m.start(), missing, shown))
     if letters:
         for m in _LETTER_SIZE.finditer(sentence):
-            said = [_letter(g) for g in m.groups() if g]
-            missing = [v for v in said if v not in letters]
+            named = [_letter(g) for g in m.groups() if g]
+            missing = [v for v in named if v not in letters]
             order = list(dict.fromkeys(_LETTERS.values()))
             shown = ", ".join(sorted(letters, key=lambda v: order.index(v) if v in order else 99))
             found.append((m.start(), missing, shown))
@@ -564,6 +564,7 @@ def _category_words(record: Record) -> dict[str, set[str]]:
 # Harbor comes in navy"
 _PREDICATE = re.compile(
     r"^\s*(?:'s\b|is\b|are\b|was\b|has\b|have\b|comes?\b|uses?\b|features?\b|is made\b"
+    r"|isn't\b|aren't\b|wasn't\b|doesn't\b|hasn't\b|does not\b|is not\b"
     r"|made\b|\(|:|,?\s+(?:a|an|the)\b)",
     re.IGNORECASE,
 )
@@ -862,6 +863,7 @@ def problems_in(
     written: frozenset[str] = frozenset(),
     presented: tuple[str, ...] = (),
     read: tuple[str, ...] = (),
+    untied: list[str] | None = None,
 ) -> list[Problem]:
     """What `text` states about the run's records that the records do not bear out. `presented`:
     the records the turn showed the person (what "they" and "all three" speak of when the reply
@@ -894,6 +896,13 @@ def problems_in(
         question = sentence.rstrip().endswith("?")
         for mention in mentions(sentence) if not question else []:
             ref = _tie(mention.start, sentence, refs, previous)
+            if (
+                ref is None
+                and untied is not None
+                and not mention.negated
+                and (mention.kind != "count" or _measured(sentence, mention.end))
+            ):
+                untied.append(f"{mention.text!r} in {clipped(sentence.strip())!r}")
             if ref is None and mention.kind == "money":
                 start, end = clause_bounds(sentence, mention.start)
                 clause = sentence[start:end]
@@ -990,6 +999,24 @@ def problems_in(
         if refs:
             previous = refs[-1]
     return found
+
+
+def _measured(sentence: str, end: int) -> bool:
+    return bool(
+        re.match(r"^\s?-?\s?(?:day|week|month|year|hour|inch|mm|cm)s?\b", sentence[end:], re.I)
+    )
+
+
+def untied_values(ctx: GradeContext) -> list[str]:
+    """The amounts, dates, percents and spans the replies and notes state that records_agree
+    tied to no record: code could not check them against one."""
+    records = run_records(ctx.run, ctx.shown)
+    found: list[str] = []
+    for where, text in written_texts(ctx.run):
+        untied: list[str] = []
+        problems_in(text, records, untied=untied)
+        found.extend(f"{where}: {u}" for u in untied)
+    return list(dict.fromkeys(found))
 
 
 def written_texts(run: Any) -> list[tuple[str, str]]:
