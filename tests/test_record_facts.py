@@ -355,12 +355,17 @@ LEATHER = {"id": "P-1002", "name": "Trailblaze 4 Leather Trail Running Shoe", "p
         ("The Trailblaze 4 Trail Running Shoe is leather too.", False),
         ("The Trailblaze 4 Leather Trail Running Shoe is mesh, just pricier.", False),
         ("The Trailblaze 4 Leather Trail Running Shoe isn't leather.", False),
-        ("The Trailblaze 4 Trail Running Shoe has a synthetic mesh upper; the Leather one is "
-         "full-grain leather and $5 more.", True),
+        (
+            "The Trailblaze 4 Trail Running Shoe has a synthetic mesh upper; the Leather one is "
+            "full-grain leather and $5 more.",
+            True,
+        ),
         ("The Trailblaze 4 Trail Running Shoe isn't leather, unlike its twin.", True),
         ("Both are slate blue trail shoes.", True),
-        ("The Trailblaze 4 Trail Running Shoe is vegan mesh, while the leather version is not.",
-         True),
+        (
+            "The Trailblaze 4 Trail Running Shoe is vegan mesh, while the leather version is not.",
+            True,
+        ),
         ("Same shoe, different upper: mesh on one, leather on the other.", True),
     ],
 )

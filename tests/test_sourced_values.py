@@ -173,13 +173,26 @@ def test_a_span_is_backed_only_by_a_span_of_its_role(text: str, right: bool) -> 
 @pytest.mark.parametrize(
     ("text", "user", "right"),
     [
-        ("Since Travix is your favorite brand, this one fits.", "Read me the Travix Roamer reviews.",
-         False),
-        ("Since you prefer Travix, this one fits.", "Reviews of the Travix Roamer Backpack?", False),
-        ("Since you prefer Travix, this one fits.", "I like Travix bags; reviews of the Roamer?",
-         True),
-        ("Since Travix is your favorite brand, this one fits.", "Travix is my favorite brand.",
-         True),
+        (
+            "Since Travix is your favorite brand, this one fits.",
+            "Read me the Travix Roamer reviews.",
+            False,
+        ),
+        (
+            "Since you prefer Travix, this one fits.",
+            "Reviews of the Travix Roamer Backpack?",
+            False,
+        ),
+        (
+            "Since you prefer Travix, this one fits.",
+            "I like Travix bags; reviews of the Roamer?",
+            True,
+        ),
+        (
+            "Since Travix is your favorite brand, this one fits.",
+            "Travix is my favorite brand.",
+            True,
+        ),
     ],
 )
 def test_a_brand_said_inside_a_products_name_is_no_preference(

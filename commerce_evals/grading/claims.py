@@ -397,7 +397,7 @@ def _claim_in(
             return None
         if lemma in _READS or lemma in _NOT_ACTS:
             continue
-        if _is_status(clause, m.start()):
+        if _is_status(clause, m.start()) and not agent:
             return None  # "has been delayed", "was shipped": a status, read by records_agree
         return Claim(clause[: m.end()].strip(), lemma, clause.strip(), state=stative)
     completion = _COMPLETION.search(clause)

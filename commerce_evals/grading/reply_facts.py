@@ -36,6 +36,7 @@ from commerce_evals.grading.statuses import StatusName, implies, phrases
 from commerce_evals.strict import Strict
 
 if TYPE_CHECKING:
+    from commerce_evals.grading.claims import Claim
     from commerce_evals.grading.graders import GradeContext
     from commerce_evals.harness.events import Run
 
@@ -239,9 +240,12 @@ def _writes_made(run: Run, writes: frozenset[str]) -> list[dict[str, Any]]:
     ]
 
 
-def unbacked_claims(run: Run, ctx: GradeContext | None = None) -> list[str]:
-    """The claims in any reply that what the run changed does not back."""
-    from commerce_evals.grading.claims import act_words, backing, claims
+def read_claims(
+    run: Run, ctx: GradeContext | None = None
+) -> list[tuple[int, Claim, str, str | None]]:
+    """Every claim of the replies: its turn, the claim, the object code tied it to, and why the
+    run does not back it (None: backed)."""
+    from commerce_evals.grading.claims import act_words, backing, claim_object, claims
     from commerce_evals.grading.records import run_records
 
     changed = what_changed(run)
@@ -253,15 +257,19 @@ def unbacked_claims(run: Run, ctx: GradeContext | None = None) -> list[str]:
     )
     simulated, sent = _simulated(run), _sent(run, writes)
     acts = act_words(wrote)
-    problems: list[str] = []
-    for turn in run.turns:
+    found: list[tuple[int, Claim, str, str | None]] = []
+    for index, turn in enumerate(run.turns):
         for claim in claims(turn.reply(), acts):
             why = backing(
                 claim, changed, wrote, records, sent, simulated, tables, turn.reply(), run.end
             )
-            if why:
-                problems.append(why)
-    return list(dict.fromkeys(problems))
+            found.append((index, claim, claim_object(claim, records), why))
+    return found
+
+
+def unbacked_claims(run: Run, ctx: GradeContext | None = None) -> list[str]:
+    """The claims in any reply that what the run changed does not back."""
+    return list(dict.fromkeys(why for _, _, _, why in read_claims(run, ctx) if why))
 
 
 def action_claims(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:

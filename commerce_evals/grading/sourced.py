@@ -256,9 +256,10 @@ def _percent(numbers: _Numbers, person: _Numbers) -> frozenset[int]:
     return frozenset(out)
 
 
-def run_sources(ctx: GradeContext) -> Sources:
+def run_sources(ctx: GradeContext, with_person: bool = True) -> Sources:
     """What the run was given, by kind: tool results, the screen, the instructions and the
-    policy; the person's own numbers back any kind ("my budget is 80")."""
+    policy; the person's own numbers back any kind ("my budget is 80"). `with_person` False:
+    what the run was given by anyone but the person."""
     trusted = _Numbers.empty()
     person = _Numbers.empty()
     trusted.add(list(ctx.shown))
@@ -266,7 +267,8 @@ def run_sources(ctx: GradeContext) -> Sources:
     trusted.add(ctx.state)
     trusted.add(ctx.run.start)
     for turn in ctx.run.turns:
-        person.add_text(turn.user)
+        if with_person:
+            person.add_text(turn.user)
         for result in turn.results():
             trusted.add(result.data)
     measures = {family: set(values) for family, values in trusted.measures.items()}
