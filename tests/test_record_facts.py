@@ -437,3 +437,39 @@ CHANGE = {"change_id": "CH-NEW-1", "kind": "price", "product_id": "P-1001", "new
 )
 def test_a_change_said_approved_needs_an_approver(text: str, right: bool) -> None:
     assert agrees(text, {"staged": CHANGE}) is right, text
+
+
+ROAD = {"id": "P-1005", "name": "Cushioned Road Shoe", "attributes": {"material": "knit"}}
+
+
+def _presented_to(user: str, *shown: dict[str, Any]) -> bool:
+    ids = [p["id"] for p in shown]
+    run = make_run(
+        (
+            user,
+            [
+                ToolResultEvent(call_id="c", tool="search", data={"results": [MESH, LEATHER, ROAD]}),
+                UiEvent(component="suggestions", payload={"product_ids": ids}),
+                reply("Here are a few."),
+            ],
+        )
+    )
+    return records_agree(True, GradeContext(run=run))[0]
+
+
+@pytest.mark.parametrize(
+    ("user", "shown", "right"),
+    [
+        ("My eczema flares up with leather, so show me trail shoes without it.", [LEATHER], False),
+        ("Trail shoes, no leather please.", [MESH, LEATHER], False),
+        ("Leather-free running shoes?", [ROAD, LEATHER], False),
+        ("My eczema flares up with leather, so show me trail shoes without it.", [MESH, ROAD], True),
+        ("Trail shoes, no leather please.", [MESH], True),
+        ("Show me leather trail shoes, not knit ones.", [LEATHER], True),
+        ("Not sure what I want; show me trail shoes.", [MESH, LEATHER], True),
+    ],
+)
+def test_a_record_shown_must_not_hold_what_the_person_ruled_out(
+    user: str, shown: list[dict[str, Any]], right: bool
+) -> None:
+    assert _presented_to(user, *shown) is right, user

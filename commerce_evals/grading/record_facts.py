@@ -1063,6 +1063,58 @@ def _presented(turn: Any) -> tuple[str, ...]:
     return tuple(str(i) for i in ids)
 
 
+# what a person rules out: "without leather", "no wool", "not nylon", "leather-free", "without
+# it" (the word before it, in the same message)
+_RULED_OUT = re.compile(
+    r"\b(?:without|no|not|non-?|avoid|avoiding|except|free of|anything but|rather than|instead of)"
+    r"\s*(?:any\s+|the\s+)?(?P<word>[a-z][\w-]*)|\b(?P<free>[a-z]+)-free\b",
+    re.IGNORECASE,
+)
+
+
+def _ruled_out(message: str, categories: set[str]) -> dict[str, str]:
+    """The category words (a material, a colour, a brand of the run's records) the person's
+    message rules out, each with the words that did: "without it" stands for the last category
+    word of the message before the clause it is in (in its own clause, "trail shoes without
+    it", the words say what is wanted)."""
+    found: dict[str, str] = {}
+    norm = normalise(message)
+    for m in _RULED_OUT.finditer(norm):
+        word = (m.group("word") or m.group("free") or "").casefold()
+        if word in ("it", "them", "that", "those"):
+            before = [
+                w.casefold()
+                for w in re.findall(r"[A-Za-z][\w-]*", norm[: clause_bounds(norm, m.start())[0]])
+                if w.casefold() in categories
+            ]
+            word = before[-1] if before else ""
+        if word in categories:
+            found[word] = m.group(0)
+    return found
+
+
+def excluded_presented(run: Any, records: Records) -> list[str]:
+    """Records a turn showed the person that hold what their message of that turn ruled out."""
+    categories = {w for r in records for ws in _category_words(r).values() for w in ws}
+    problems: list[str] = []
+    for index, turn in enumerate(run.turns):
+        out = _ruled_out(turn.user or "", categories)
+        if not out:
+            continue
+        for record_id in dict.fromkeys(_presented(turn)):
+            record = records.get(record_id)
+            if record is None:
+                continue
+            for leaf, words in _category_words(record).items():
+                for word in sorted(words & set(out)):
+                    problems.append(
+                        f"turn {index + 1} showed {record_id} ({leaf} "
+                        f"{_shown_value(record, leaf)}), which the person ruled out "
+                        f"({out[word]!r})"
+                    )
+    return problems
+
+
 def _read(turn: Any, records: Records) -> tuple[str, ...]:
     """The records with texts (reviews, a description) the turn's tool results gave."""
     ids: list[str] = []
@@ -1100,6 +1152,7 @@ def records_agree(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
         problems.extend(
             f"{where}: {p.line()}" for p in problems_in(text, records, written, presented, read)
         )
+    problems.extend(excluded_presented(ctx.run, records))
     if problems:
         return False, "; ".join(dict.fromkeys(problems))
     return True, "what the replies state about the run's records agrees with them"
