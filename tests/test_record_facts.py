@@ -448,7 +448,9 @@ def _presented_to(user: str, *shown: dict[str, Any]) -> bool:
         (
             user,
             [
-                ToolResultEvent(call_id="c", tool="search", data={"results": [MESH, LEATHER, ROAD]}),
+                ToolResultEvent(
+                    call_id="c", tool="search", data={"results": [MESH, LEATHER, ROAD]}
+                ),
                 UiEvent(component="suggestions", payload={"product_ids": ids}),
                 reply("Here are a few."),
             ],
@@ -463,7 +465,11 @@ def _presented_to(user: str, *shown: dict[str, Any]) -> bool:
         ("My eczema flares up with leather, so show me trail shoes without it.", [LEATHER], False),
         ("Trail shoes, no leather please.", [MESH, LEATHER], False),
         ("Leather-free running shoes?", [ROAD, LEATHER], False),
-        ("My eczema flares up with leather, so show me trail shoes without it.", [MESH, ROAD], True),
+        (
+            "My eczema flares up with leather, so show me trail shoes without it.",
+            [MESH, ROAD],
+            True,
+        ),
         ("Trail shoes, no leather please.", [MESH], True),
         ("Show me leather trail shoes, not knit ones.", [LEATHER], True),
         ("Not sure what I want; show me trail shoes.", [MESH, LEATHER], True),
@@ -473,3 +479,41 @@ def test_a_record_shown_must_not_hold_what_the_person_ruled_out(
     user: str, shown: list[dict[str, Any]], right: bool
 ) -> None:
     assert _presented_to(user, *shown) is right, user
+
+
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [
+        (
+            "The Trailblaze 4 Leather Trail Running Shoe is cheaper than the Trailblaze 4 Trail "
+            "Running Shoe.",
+            False,
+        ),
+        ("The Trailblaze 4 Trail Running Shoe is the pricier of the two.", False),
+        ("Both suit trails; the Trailblaze 4 Leather Trail Running Shoe is the cheapest.", False),
+        ("The Trailblaze 4 Trail Running Shoe is cheaper.", True),
+        (
+            "The Trailblaze 4 Trail Running Shoe costs less than the Trailblaze 4 Leather Trail "
+            "Running Shoe.",
+            True,
+        ),
+        (
+            "The Trailblaze 4 Leather Trail Running Shoe is $5 more expensive than the Trailblaze 4 "
+            "Trail Running Shoe.",
+            True,
+        ),
+        ("If the Trailblaze 4 Leather Trail Running Shoe were cheaper, I'd say take it.", True),
+        ("The Trailblaze 4 Leather Trail Running Shoe isn't cheaper, sadly.", True),
+    ],
+)
+def test_a_comparative_points_the_way_the_records_do(text: str, right: bool) -> None:
+    assert _shown(text, MESH, LEATHER) is right, text
+
+
+def test_a_comparative_along_a_field_no_record_has_is_left_to_the_judge() -> None:
+    from commerce_evals.grading.record_facts import untied_values
+
+    text = "The Trailblaze 4 Leather Trail Running Shoe is lighter than the Trailblaze 4 Trail Running Shoe."
+    assert _shown(text, MESH, LEATHER)
+    ctx = context(text, {"results": [MESH, LEATHER]})
+    assert any("'lighter'" in line and "no weight field" in line for line in untied_values(ctx))

@@ -857,6 +857,86 @@ def _check_reported(sentence: str, record: Record) -> list[str]:
     return whys
 
 
+# a comparative, the way it points, and the words of the fields it compares
+_COMPARATIVES: tuple[tuple[re.Pattern[str], int, tuple[str, ...]], ...] = (
+    (re.compile(r"\b(?:pricier|priciest|more expensive|most expensive|dearer|costlier|costs? more"
+                r"|higher[- ]priced)\b", re.I), 1, ("price",)),
+    (re.compile(r"\b(?:cheaper|cheapest|less expensive|least expensive|costs? less|more affordable"
+                r"|lower[- ]priced)\b", re.I), -1, ("price",)),
+    (re.compile(r"\b(?:heavier|heaviest|weighs more)\b", re.I), 1, ("weight",)),
+    (re.compile(r"\b(?:lighter|lightest|weighs less)\b", re.I), -1, ("weight",)),
+    (re.compile(r"\b(?:better[- ]rated|higher[- ]rated|rated higher|best[- ]rated)\b", re.I), 1,
+     ("rating",)),
+    (re.compile(r"\b(?:lower[- ]rated|rated lower|worse[- ]rated|worst[- ]rated)\b", re.I), -1,
+     ("rating",)),
+    (re.compile(r"\b(?:holds more|bigger capacity|larger capacity)\b", re.I), 1,
+     ("capacity", "volume")),
+    (re.compile(r"\b(?:holds less|smaller capacity)\b", re.I), -1, ("capacity", "volume")),
+)  # fmt: skip
+
+
+def _measure_of(record: Record, words: tuple[str, ...]) -> float | None:
+    """The record's latest number in a field whose name holds one of `words` (its price now)."""
+    for path in reversed(list(record.values)):
+        leaf = path.rsplit(".", 1)[-1].casefold()
+        if any(w in leaf for w in words) and not leaf.endswith("seen"):
+            value = record.latest(path)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                return float(value)
+    return None
+
+
+def _check_comparatives(
+    sentence: str,
+    refs: list[Reference],
+    previous: Reference | None,
+    records: Records,
+    pair: list[str],
+    unchecked: list[str] | None = None,
+) -> list[tuple[Reference, str]]:
+    """ "A is cheaper than B", "A is the pricier of the two": A's own field must point that way
+    against B's. B is the record after "than", else the other of the two records the reply is
+    about. A comparison along a field neither record has is left to the judge (`unchecked`)."""
+    found: list[tuple[Reference, str]] = []
+    for pattern, way, words in _COMPARATIVES:
+        for m in pattern.finditer(sentence):
+            start, end = clause_bounds(sentence, m.start())
+            clause = sentence[start:end]
+            if _HYPOTHETICAL.search(clause) or negated_at(sentence, m.start()):
+                continue
+            before = [r for r in refs if r.end <= m.start() and r.record_id]
+            subject = before[-1] if before else previous if _PRONOUN_START.match(sentence) else None
+            than = re.match(r"\s*(?:one\s+)?than\b", sentence[m.end() :])
+            after = [r for r in refs if r.start >= m.end() and r.record_id]
+            if subject is None:
+                continue
+            other: str | None = None
+            if than and after:
+                other = after[0].record_id
+            elif not than:
+                rest = [i for i in dict.fromkeys(pair) if i != subject.record_id]
+                other = rest[0] if len(rest) == 1 else None
+            a, b = records.get(subject.record_id), records.get(other) if other else None
+            if a is None or b is None:
+                continue
+            va, vb = _measure_of(a, words), _measure_of(b, words)
+            if va is None or vb is None:
+                if unchecked is not None:
+                    unchecked.append(
+                        f"{m.group(0)!r} in {clipped(sentence.strip())!r}: no {'/'.join(words)} field of {a.id} and {b.id}"
+                    )
+                continue
+            if (va - vb) * way <= 0:
+                found.append(
+                    (
+                        subject,
+                        f"says it is {m.group(0)} than {b.id}; its {words[0]} is {va:g}, "
+                        f"{b.id}'s is {vb:g}",
+                    )
+                )
+    return found
+
+
 def problems_in(
     text: str,
     records: Records,
@@ -872,6 +952,7 @@ def problems_in(
     found: list[Problem] = []
     previous: Reference | None = None
     earlier: list[str] = []  # the records the sentence before named
+    named_so_far: list[str] = []  # every record the text named up to here
     for sentence in _sentences(norm):
         if not sentence.strip():
             continue
@@ -893,6 +974,8 @@ def problems_in(
                         for why in _group_facts(sentence[start:end], record, records)
                     )
         earlier = [r.record_id for r in refs if r.record_id] or earlier
+        named_so_far.extend(r.record_id for r in refs if r.record_id)
+        about_pair = list(dict.fromkeys([*named_so_far, *presented]))
         question = sentence.rstrip().endswith("?")
         for mention in mentions(sentence) if not question else []:
             ref = _tie(mention.start, sentence, refs, previous)
@@ -986,6 +1069,7 @@ def problems_in(
                 if (record := records.get(named.record_id)) is not None
                 for why in _check_categories(_said_of(sentence, named, refs), record, records)
             ),
+            *_check_comparatives(sentence, refs, previous, records, about_pair, untied),
         ]:
             found.append(Problem(clipped(sentence.strip()), ref.text, why))
         for phrase in phrases(sentence):
