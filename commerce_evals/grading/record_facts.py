@@ -827,10 +827,11 @@ def _polarities(texts: list[str]) -> dict[str, set[bool]]:
     return found
 
 
-def _check_reported(sentence: str, record: Record) -> list[str]:
+def _check_reported(sentence: str, record: Record, unsaid: list[str] | None = None) -> list[str]:
     """What a reply says the reviews (or the listing) report must not deny what they say, nor
     say what they deny: "reviewers say it doesn't sear well" where a review says it "sears
-    beautifully". Only a word the texts use one way only is read."""
+    beautifully". Only a word the texts use one way only is read; a word they never use may be
+    a paraphrase or an invention, which the judge tells apart (`unsaid`)."""
     whys: list[str] = []
     for pattern, where in ((_REVIEWERS, "reviews"), (_LISTING, "description")):
         texts = record.texts.get(where, [])
@@ -848,6 +849,11 @@ def _check_reported(sentence: str, record: Record) -> list[str]:
                     continue
                 said = not negated_at(sentence, m.end() + w.start())
                 ways = source.get(_lemma(word))
+                if ways is None and unsaid is not None and word not in _name_words(record):
+                    unsaid.append(
+                        f"{word!r} in {clipped(sentence.strip())!r}: no text of the {where} of "
+                        f"{record.id} uses it"
+                    )
                 if ways and said not in ways:
                     quoted = "; ".join(repr(t) for t in texts)[:300]
                     whys.append(
@@ -855,6 +861,10 @@ def _check_reported(sentence: str, record: Record) -> list[str]:
                         f"{'deny' if said else 'say'} it ({quoted})"
                     )
     return whys
+
+
+def _name_words(record: Record) -> set[str]:
+    return {w.casefold() for n in record.names for w in re.findall(r"[A-Za-z][\w'-]*", n)}
 
 
 # a comparative, the way it points, and the words of the fields it compares
@@ -909,6 +919,11 @@ def _check_comparatives(
             than = re.match(r"\s*(?:one\s+)?than\b", sentence[m.end() :])
             after = [r for r in refs if r.start >= m.end() and r.record_id]
             if subject is None:
+                if unchecked is not None:
+                    unchecked.append(
+                        f"{m.group(0)!r} in {clipped(sentence.strip())!r}: said of no record code "
+                        "could name"
+                    )
                 continue
             other: str | None = None
             if than and after:
@@ -1045,7 +1060,7 @@ def problems_in(
                 Problem(
                     clipped(sentence.strip()), next(iter(sorted(reported.names)), reported.id), why
                 )
-                for why in _check_reported(sentence, reported)
+                for why in _check_reported(sentence, reported, untied)
             )
         for ref, why in [
             # a record the run wrote to may have changed a flag no tool showed again
@@ -1097,8 +1112,11 @@ def untied_values(ctx: GradeContext) -> list[str]:
     records = run_records(ctx.run, ctx.shown)
     found: list[str] = []
     for where, text in written_texts(ctx.run):
+        turn = ctx.run.turns[int(where.split()[1]) - 1]
         untied: list[str] = []
-        problems_in(text, records, untied=untied)
+        problems_in(
+            text, records, presented=_presented(turn), read=_read(turn, records), untied=untied
+        )
         found.extend(f"{where}: {u}" for u in untied)
     return list(dict.fromkeys(found))
 
