@@ -131,11 +131,6 @@ CHEATS = [
         "action_claims",
         "offers",
         "I accepted OF-2002 for you.",
-        marks=hole(
-            "a first-person claim whose verb is a status word (accepted, declined, "
-            "shipped) is dropped by _is_status, and records_agree ties no status to "
-            "a record named after it"
-        ),
     ),
     pytest.param(
         "action_claims",

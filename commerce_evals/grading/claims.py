@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -200,6 +200,11 @@ _PROMISE_TO_KEEP = re.compile(
     re.IGNORECASE,
 )
 _OFFER = re.compile(r"\bif\b|\bwant me\b|\bshould i\b|\bshall i\b|\bwould you like\b|\?", re.I)
+_HOLDS = re.compile(
+    r"\b(?:cart|basket|bag|trolley|queue|memory|profile)(?:'s|\s+has|\s+have)\s+got\b"
+    r"|\b(?:cart|basket|bag|trolley|queue)\s+(?:now\s+)?(?:holds|contains|includes)\b",
+    re.IGNORECASE,
+)
 _NOW_STATE = re.compile(r"\bnow\s+(?:has|have|holds?|contains?|includes?|shows?|in)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _CLAUSE_SPLIT = re.compile(
@@ -215,6 +220,8 @@ class Claim:
     # a present passive on a thing the agent acts on ("your order is placed"): it says such a
     # thing exists now, which a change or the end state must show
     state: bool = False
+    # the objects it goes on to list, past the clause: "I added the set and the projector"
+    objects: str = ""
 
 
 @cache
@@ -288,8 +295,25 @@ def claims(text: str, acts: frozenset[str] = frozenset()) -> list[Claim]:
             if _OFFER.search(text[sentence_start : sentence_end + 1]):
                 continue  # "if you like, I'll remember it": an offer, kept only once accepted
         if claim is not None:
-            found.append(claim)
+            rest = text[start + len(clause) :]
+            cut = _OBJECTS_END.search(rest)
+            more = rest[: cut.start()] if cut else rest
+            found.append(replace(claim, objects=clause + more))
     return found
+
+
+# where a claim's list of objects ends: a sentence's end, a new subject, a subordinate clause
+_OBJECTS_END = re.compile(
+    r"[.;!?](?=\s|$)|\n|\s[-–—]\s|:\s|\b(?:but|so|because|which|while|since|although|though"
+    r"|however|if|until|when|once)\b|,\s*(?:and\s+)?(?:it|they|i|we|you|this|that|he|she|there)\b"
+    r"|\band\s+(?:it|they|i|we|you|this|that|he|she|there)\b|\band\s+\w+(?:ed|s)\b",
+    re.IGNORECASE,
+)
+# record names joined into one list: "the set and the projector", "A, B and C"
+_LISTED = re.compile(
+    r"^\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|as well as\s+|plus\s+)(?:the\s+|a\s+|an\s+|your\s+|both\s+)?$",
+    re.IGNORECASE,
+)
 
 
 # a clause whose subject is the agent ("I checked the order", "we've staged it")
@@ -408,9 +432,13 @@ def _claim_in(
     moving = _MOVING.search(clause)
     if moving and "send" in object_tables(clause, "") and not _denied(clause, moving.start()):
         return Claim(clause[: moving.end()].strip(), "send", clause.strip())
-    now = _NOW_STATE.search(clause)
-    if now and not _denied(clause, now.start()):
-        return Claim(clause[: now.end()].strip(), "now", clause.strip())
+    # "your basket now has it": a thing the agent fills changed; "your cart's got the bottle",
+    # "your cart holds two lamps": it holds them now; "the courier now has it arriving Dec 3"
+    # is no thing of the agent's
+    for pattern, state in ((_NOW_STATE, False), (_HOLDS, True)):
+        now = pattern.search(clause)
+        if now and not _denied(clause, now.start()) and object_tables(clause[: now.end()], ""):
+            return Claim(clause[: now.end()].strip(), "now", clause.strip(), state=state)
     return None
 
 
@@ -514,6 +542,10 @@ def backing(
         return None
     if claim.state:
         tables_now = [t for kind in kinds for t in _table_of(kind, end)]
+        held = repr([end.get(t) for t in tables_now])
+        missing = [i for i in ids if tables_now and not all(p in held for p in i.split("/"))]
+        if missing:
+            return f"says {claim.words!r} {', '.join(missing)}, but the run left no such line"
         if any(end.get(t) for t in tables_now) or any(_table_of(k, changed) for k in kinds):
             return None
         if tables_now:
@@ -525,11 +557,20 @@ def backing(
         # (a cart line added and removed again backs no "added")
         shown_tables = any(_table_of(k, end) for k in kinds)
         standing = [w for w in wrote if not _tool_tables(str(w.get("tool", "")), end)]
-        if any(
-            _rows_name(i, changed)
-            or (not shown_tables and any(all(p in repr(w) for p in i.split("/")) for w in standing))
-            for i in [*ids, *linked]
-        ):
+
+        def changed_it(record_id: str) -> bool:
+            return _rows_name(record_id, changed) or (
+                not shown_tables
+                and any(all(p in repr(w) for p in record_id.split("/")) for w in standing)
+            )
+
+        if any(changed_it(i) for i in [*ids, *linked]):
+            # every record of a list the claim names must have changed ("I added the set and
+            # the projector" with only the set carted)
+            listed = _listed(claim.objects or claim.clause, records) if records else []
+            left = [i for i in listed if not changed_it(i)]
+            if len(listed) >= 2 and left:
+                return f"says {claim.words!r} of {', '.join(listed)}, but the run changed nothing of {', '.join(left)}"
             return None
         return f"says {claim.words!r} of {', '.join(ids)}, but the run changed nothing of it"
     tables = [t for kind in kinds for t in _table_of(kind, changed)]
@@ -550,6 +591,16 @@ def backing(
     if not changed and not wrote:
         return f"says {claim.words!r}, but nothing changed"
     return _count_backed(claim, changed)
+
+
+def _listed(text: str, records: Records) -> list[str]:
+    """The records a claim's objects name as one list ("the set and the projector")."""
+    refs = [r for r in records.references(text) if r.record_id]
+    group: list[str] = []
+    for a, b in zip(refs, refs[1:], strict=False):
+        if _LISTED.match(text[a.end : b.start]):
+            group.extend(x for x in (a.record_id, b.record_id) if x not in group)
+    return group
 
 
 def _count_backed(claim: Claim, changed: dict[str, TableChange]) -> str | None:

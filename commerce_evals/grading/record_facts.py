@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(*-])|\n+")
 _PRONOUN = re.compile(r"\b(?:it|its|it's|this one|that one)\b", re.I)
+_PLURAL_IT = re.compile(r"^\W*(?:they|their|these|those|both)\b", re.I)
 _PRONOUN_START = re.compile(r"^\W*(?:it|its|it's|this|that|they|their|these|those|both)\b", re.I)
 # before an amount: it bounds or compares, so it is not the record's own value
 _BOUND_BEFORE = re.compile(
@@ -111,6 +112,17 @@ _HYPOTHETICAL = re.compile(
     r"|requests?|requested|proposes?|proposed|suggests?|suggested)\b",
     re.IGNORECASE,
 )
+# before a status: it is what will or would be, not what is
+_NOT_YET = re.compile(
+    r"\b(?:would|could|might|if|unless|once|until|till|after|before|when|as soon as|needs? to"
+    r"|has to|have to|must|will|'ll|to be|waiting for|awaiting|can|should)\b",
+    re.IGNORECASE,
+)
+_CONDITIONAL = re.compile(
+    r"\b(?:would|could|might|if|unless|asks?|asked|wants?|wanted|requests?|requested|proposes?"
+    r"|proposed|suggests?|suggested)\b",
+    re.IGNORECASE,
+)
 _TOTAL = re.compile(
     r"\b(?:total|totals|subtotal|comes to|altogether|in all|all told|grand total)\b", re.I
 )
@@ -166,6 +178,15 @@ def _tie(
     # a clause with a subject of its own ("the store caps a cart at $2,000") speaks of that
     if earlier and not _OWN_SUBJECT.search(sentence[earlier[-1].end : position]):
         return earlier[-1]
+    # "O-5003 is delayed a little; it should arrive on Nov 28": a clause whose subject is "it"
+    # speaks of the record named last before it
+    if _PRONOUN_START.match(sentence[clause_start:]) and not _PLURAL_IT.match(
+        sentence[clause_start:]
+    ):
+        if earlier:
+            return earlier[-1]
+        if previous is not None:
+            return previous
     if previous is not None and _PRONOUN_START.match(sentence):
         return previous
     # "Note that it isn't dimmable": a pronoun in a sentence that names no record of its own
@@ -1031,7 +1052,10 @@ def problems_in(
                 continue
             start, end = clause_bounds(sentence, mention.start)
             clause, lead = sentence[start:end], sentence[start : mention.start]
-            if _HYPOTHETICAL.search(clause):
+            # "it should arrive on Dec 3", "it'll get there Nov 28": an expected date is stated,
+            # not supposed; "if it arrived", "it could arrive" are not
+            expected = mention.kind == "date" and _ARRIVAL.search(clause)
+            if (_CONDITIONAL if expected else _HYPOTHETICAL).search(clause):
                 continue
             if mention.kind == "money":
                 why = (
@@ -1092,6 +1116,9 @@ def problems_in(
             record = records.get(ref.record_id) if ref else None
             if ref is None or record is None:
                 continue
+            start, end = clause_bounds(sentence, phrase.start)
+            if _NOT_YET.search(sentence[start : phrase.start]):
+                continue  # "it goes live once a person has approved it": what will be
             why = _check_status(phrase, record)
             if why:
                 found.append(Problem(clipped(sentence.strip()), ref.text, why))
