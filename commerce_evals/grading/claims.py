@@ -583,7 +583,9 @@ def backing(
         if not known:
             # the vocabulary names no table of this domain, but maybe a field ("your key": the
             # sandbox's keyId): then a row that kept that field backs nothing
-            fields = _fields_named(kinds, end)
+            # only the noun the verb acts on names it: "rotated your test key", not "accepted
+            # the $23,500 one since it is full price"
+            fields = _fields_named(object_tables(_object_phrase(claim), ""), end)
             if fields and not _changed_fields(changed) & fields:
                 return f"says {claim.words!r}, but no {'/'.join(sorted(fields))} changed"
             return None
@@ -591,6 +593,19 @@ def backing(
     if not changed and not wrote:
         return f"says {claim.words!r}, but nothing changed"
     return _count_backed(claim, changed)
+
+
+def _object_phrase(claim: Claim) -> str:
+    """The words right after a claim's verb, up to a preposition or another clause: what the
+    verb acts on ("your test key" of "rotated your test key for you")."""
+    rest = claim.clause[len(claim.words) :] if claim.clause.startswith(claim.words) else ""
+    stop = re.search(
+        r"\b(?:since|because|as|for|to|at|in|on|with|from|by|into|so|after|before|which|that)\b"
+        r"|[,;:.()]",
+        rest,
+        re.IGNORECASE,
+    )
+    return rest[: stop.start()] if stop else rest
 
 
 def _listed(text: str, records: Records) -> list[str]:
