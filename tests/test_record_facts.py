@@ -388,6 +388,8 @@ SKILLET = {"id": "PE-2020", "name": "Copperline Stainless Skillet 10-inch",
         ("One reviewer found it sears evenly; another likes that the rim doesn't drip.", True),
         ("No reviewer says it fails to sear.", True),
         ("It doesn't have a nonstick coating, but reviewers say it sears well.", True),
+        ("Reviewers say it cleans up with a soak, but it isn't great for eggs.", True),
+        ("One reviewer says the rim pours without drips, and it isn't bad with a soak.", True),
     ],
 )
 def test_what_reviewers_are_said_to_report_must_not_turn_the_reviews_round(
@@ -503,6 +505,7 @@ def test_a_record_shown_must_not_hold_what_the_person_ruled_out(
             True,
         ),
         ("If the Trailblaze 4 Leather Trail Running Shoe were cheaper, I'd say take it.", True),
+        ("Both are trail shoes; the Trailblaze 4 Trail Running Shoe is the cheapest.", True),
         ("The Trailblaze 4 Leather Trail Running Shoe isn't cheaper, sadly.", True),
     ],
 )

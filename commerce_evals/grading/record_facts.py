@@ -452,7 +452,8 @@ def _flag_pattern(word: str) -> str:
 _PLURAL = re.compile(
     r"^\W*(?:they|these|those|both|all|each|every|neither|none|the \d+|these \d+|all \d+)\b"
     r"|\b(?:none|all|both|each|neither) of (?:them|these|those)\b|,\s*(?:all|both)\b"
-    r"|\b(?:all|these|those) \d+\b|^\W*\d+ (?:are|come|have|run|fit|use)\b",
+    r"|\b(?:all|these|those) \d+\b|^\W*\d+ (?:are|come|have|run|fit|use|work|need|take|suit|hold"
+    r"|include|support|cost|weigh|last|feature|do|don't|aren't|can|will)\b",
     re.IGNORECASE,
 )
 _SIZE = re.compile(
@@ -594,10 +595,15 @@ _PREDICATE = re.compile(
 def _said_of(sentence: str, ref: Reference, refs: list[Reference]) -> str:
     """The predicate a clause gives the record it opens with, up to the next record or the
     clause's end ("" when the record is not the clause's subject)."""
-    _, end = clause_bounds(sentence, ref.start)
-    following = [r.start for r in refs if r.start >= ref.end]
+    after = ref.end
+    # "the Trailblaze 4 (P-1001, $119.99) is leather": the predicate follows the parenthesis
+    aside = re.match(r"[^()]*\)", sentence[ref.end :])
+    if aside and "(" in sentence[max(0, ref.start - 40) : ref.start]:
+        after = ref.end + aside.end()
+    _, end = clause_bounds(sentence, after)
+    following = [r.start for r in refs if r.start >= after]
     end = min([end, *following])
-    rest = sentence[ref.end : end]
+    rest = sentence[after:end]
     return rest if _PREDICATE.match(rest) else ""
 
 
@@ -763,10 +769,6 @@ _FUNCTION_WORDS = frozenset(
         "only",
         "over",
         "under",
-        "well",
-        "good",
-        "great",
-        "nice",
         "bit",
         "little",
         "though",
@@ -835,16 +837,62 @@ def _lemma(word: str) -> str:
     return lowered
 
 
-def _polarities(texts: list[str]) -> dict[str, set[bool]]:
-    """Each content word's lemma in the texts, and whether it is said or denied there."""
-    found: dict[str, set[bool]] = {}
+# words that judge rather than describe ("great", "well"): said of what, only the clause tells
+_EVALUATIVE = frozenset(
+    [
+        "good",
+        "great",
+        "nice",
+        "well",
+        "bad",
+        "fine",
+        "easy",
+        "hard",
+        "solid",
+        "perfect",
+        "excellent",
+        "poor",
+        "decent",
+        "terrible",
+        "awful",
+        "love",
+        "like",
+        "hate",
+    ]
+)
+
+
+def _clause_lemmas(text: str, position: int) -> frozenset[str]:
+    start, end = clause_bounds(text, position)
+    return frozenset(
+        _lemma(w.casefold())
+        for w in re.findall(r"[A-Za-z][a-z'-]{3,}", text[start:end])
+        if w.casefold() not in _FUNCTION_WORDS and w.casefold() not in _EVALUATIVE
+    )
+
+
+def _denied_here(text: str, position: int) -> bool:
+    """A negation governs the word itself: "doesn't sear", "wasn't great", "no drips", not the
+    words further on ("isn't bad with a soak" says nothing against the soak)."""
+    start, _ = clause_bounds(text, position)
+    words = re.sub(
+        r"\b(?:really|very|so|quite|too|that|always|ever|at all)\b", " ", text[start:position]
+    )
+    return bool(NEGATION.search(" ".join(words.split()[-2:])))
+
+
+def _polarities(texts: list[str]) -> dict[str, list[tuple[bool, frozenset[str]]]]:
+    """Each content word's lemma in the texts: whether it is said or denied there, and the other
+    words of its clause."""
+    found: dict[str, list[tuple[bool, frozenset[str]]]] = {}
     for text in texts:
         norm = normalise(text)
         for m in re.finditer(r"[A-Za-z][a-z'-]{3,}", norm):
             word = m.group(0).casefold()
             if word in _FUNCTION_WORDS:
                 continue
-            found.setdefault(_lemma(word), set()).add(not negated_at(norm, m.start()))
+            said = not _denied_here(norm, m.start())
+            found.setdefault(_lemma(word), []).append((said, _clause_lemmas(norm, m.start())))
     return found
 
 
@@ -868,8 +916,15 @@ def _check_reported(sentence: str, record: Record, unsaid: list[str] | None = No
                 word = w.group(0).casefold()
                 if word in _FUNCTION_WORDS:
                     continue
-                said = not negated_at(sentence, m.end() + w.start())
-                ways = source.get(_lemma(word))
+                at = m.end() + w.start()
+                said = not _denied_here(sentence, at)
+                entries = source.get(_lemma(word))
+                if entries is not None and word in _EVALUATIVE:
+                    # "great" of the seasoning is not "great" of the grip: the clause must share
+                    # a word with the review's
+                    near = _clause_lemmas(sentence, at)
+                    entries = [(way, words) for way, words in entries if words & near]
+                ways = {way for way, _ in entries} if entries is not None else None
                 if ways is None and unsaid is not None and word not in _name_words(record):
                     unsaid.append(
                         f"{word!r} in {clipped(sentence.strip())!r}: no text of the {where} of "
@@ -904,6 +959,9 @@ _COMPARATIVES: tuple[tuple[re.Pattern[str], int, tuple[str, ...]], ...] = (
      ("capacity", "volume")),
     (re.compile(r"\b(?:holds less|smaller capacity)\b", re.I), -1, ("capacity", "volume")),
 )  # fmt: skip
+
+
+_SUPERLATIVE = re.compile(r"est\b|\b(?:most|least|best|worst)\b", re.I)
 
 
 def _measure_of(record: Record, words: tuple[str, ...]) -> float | None:
@@ -947,10 +1005,31 @@ def _check_comparatives(
                     )
                 continue
             other: str | None = None
+            rest = [i for i in dict.fromkeys(pair) if i != subject.record_id]
+            if _SUPERLATIVE.search(m.group(0)) and len(rest) >= 1:
+                # "the cheapest of them": below every other record the reply is about
+                a = records.get(subject.record_id)
+                va = _measure_of(a, words) if a else None
+                beaten = [
+                    (i, v)
+                    for i in rest
+                    if (o := records.get(i)) is not None
+                    and (v := _measure_of(o, words)) is not None
+                    and va is not None
+                    and (va - v) * way < 0
+                ]
+                if beaten:
+                    i, v = beaten[0]
+                    found.append(
+                        (
+                            subject,
+                            f"says it is the {m.group(0)}; its {words[0]} is {va:g}, {i}'s is {v:g}",
+                        )
+                    )
+                continue
             if than and after:
                 other = after[0].record_id
             elif not than:
-                rest = [i for i in dict.fromkeys(pair) if i != subject.record_id]
                 other = rest[0] if len(rest) == 1 else None
             a, b = records.get(subject.record_id), records.get(other) if other else None
             if a is None or b is None:

@@ -133,6 +133,19 @@ def _none_of(text: str, role: list[str]) -> bool:
     return False
 
 
+def _worked_out(text: str, mention: Mention) -> bool:
+    """A value a reviewer reads as a difference or a bound, not as the cue's own value: "costs
+    $10 more", "saves $5", "under $50"."""
+    after = text[mention.end :]
+    before = text[: mention.start]
+    return bool(
+        re.match(
+            r"\s*(?:more|less|extra|cheaper|pricier|off|over|under|higher|lower)\b", after, re.I
+        )
+        or re.search(r"\b(?:by|save|saves|saving|extra|another|up to|under|over)\s*$", before, re.I)
+    )
+
+
 def stated(fact: Fact, text: str, run: Run) -> tuple[bool, str]:
     """Whether `text` asserts `fact`, and, when it states it wrongly, what it said instead."""
     norm = normalise(text)
@@ -145,7 +158,11 @@ def stated(fact: Fact, text: str, run: Run) -> tuple[bool, str]:
         if fact.role:
             found = [m for m in found if _has_cue(norm, m.start, fact.role)]
         right = [m for m in found if same_value(kind, wanted, m)]
-        wrong = [m for m in found if not same_value(kind, wanted, m)] if fact.role else []
+        wrong = (
+            [m for m in found if not same_value(kind, wanted, m) and not _worked_out(norm, m)]
+            if fact.role
+            else []
+        )
         return bool(right), ", ".join(m.text for m in wrong)
     if fact.status is not None:
         meant = [
