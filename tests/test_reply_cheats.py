@@ -150,19 +150,11 @@ CHEATS = [
         "action_claims",
         "cart",
         "I added 2 Brightwell lamps to your cart; I also emailed you a receipt.",
-        marks=hole(
-            "a send claim with no send at all falls through to 'any change backs it' "
-            "(kinds == {'send'} path)"
-        ),
     ),
     pytest.param(
         "action_claims",
         "shop",
         "Should I add a second one? The first Brightwell lamp is already in your cart.",
-        marks=hole(
-            "a present state of the cart ('is in your cart') is a claim only with "
-            "'now' (_NOW_STATE); 'already in your cart' over an empty cart passes"
-        ),
     ),
     pytest.param(
         "action_claims",

@@ -202,7 +202,9 @@ _PROMISE_TO_KEEP = re.compile(
 _OFFER = re.compile(r"\bif\b|\bwant me\b|\bshould i\b|\bshall i\b|\bwould you like\b|\?", re.I)
 _HOLDS = re.compile(
     r"\b(?:cart|basket|bag|trolley|queue|memory|profile)(?:'s|\s+has|\s+have)\s+got\b"
-    r"|\b(?:cart|basket|bag|trolley|queue)\s+(?:now\s+)?(?:holds|contains|includes)\b",
+    r"|\b(?:cart|basket|bag|trolley|queue)\s+(?:now\s+)?(?:holds|contains|includes)\b"
+    r"|\b(?:is|are|'s|'re)\s+(?:now\s+|already\s+|sitting\s+|waiting\s+)?(?:in|inside)\s+"
+    r"(?:your|the)\s+(?:cart|basket|bag|trolley)\b",
     re.IGNORECASE,
 )
 _NOW_STATE = re.compile(r"\bnow\s+(?:has|have|holds?|contains?|includes?|shows?|in)\b", re.I)
@@ -540,6 +542,8 @@ def backing(
         if simulated and not sent and not says_simulated(reply or claim.clause):
             return f"says {claim.words!r}, but the sandbox only simulated the send"
         return None
+    if kinds == {"send"} and not any("send" in str(w.get("tool", "")) for w in wrote):
+        return f"says {claim.words!r}, but the run sent nothing"
     if claim.state:
         tables_now = [t for kind in kinds for t in _table_of(kind, end)]
         held = repr([end.get(t) for t in tables_now])

@@ -194,8 +194,8 @@ class Sources:
     ) -> bool:
         """Whether the value (a measure: `size` base units each) was given or follows. A `term`
         (a "90-day warranty", "a 2-week turnaround") is backed only by a span given as one, not
-        by the days between two dates; a `rough` figure ("about a week") by any within half of
-        it either way. `bare` False: the value was no written number ("a week"), so a bare number
+        by the days between two dates; a `rough` figure by any within a tenth of it ("about 45
+        hours"), or within half of it when said in words ("about a week"). `bare` False: the value was no written number ("a week"), so a bare number
         the person said does not back it."""
         if bare and value in self.person:
             return True
@@ -204,7 +204,9 @@ class Sources:
             given = self.measures.get(kind, frozenset())
             spans = self.elapsed if kind == "time" and not term else frozenset()
             if rough:
-                return any(0.5 * meant <= v <= 1.5 * meant for v in (*given, *spans))
+                # "about 45 hours" rounds a number a source gave; "about a week" is vaguer
+                near = 0.1 if bare else 0.5
+                return any((1 - near) * meant <= v <= (1 + near) * meant for v in (*given, *spans))
             return any(abs(meant - v) <= max(0.02 * v, 0.01) for v in given) or any(
                 abs(meant - v) < 0.5 for v in spans
             )
