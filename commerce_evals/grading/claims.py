@@ -288,6 +288,11 @@ def claims(text: str, acts: frozenset[str] = frozenset()) -> list[Claim]:
             and bool(_SHARED_SUBJECT.search(before))
         )
         claim = _claim_in(clause, opens, acts)
+        # "Set it to $27.99 instead?", "Add it to your cart?": a verb opening a clause that asks is
+        # an offer, not an act
+        asks = text[start + len(clause) : start + len(clause) + 1] == "?"
+        if claim is not None and opens and asks and not _AGENT_SUBJECT.match(clause):
+            claim = None if _opens_with_act(clause) else claim
         if _AGENT_SUBJECT.match(clause) or (opens and _opens_with_act(clause)):
             agent_sentence = sentence_start
         if claim is not None and claim.verb == "remember":

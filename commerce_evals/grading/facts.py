@@ -47,7 +47,7 @@ _CLAUSE_BREAK = re.compile(
     re.IGNORECASE,
 )
 NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nothing|nor|neither|without|cannot|isn't|aren't|wasn't|weren't"
+    r"\b(?:not|no|never|none|nothing|nobody|nor|neither|without|cannot|isn't|aren't|wasn't|weren't"
     r"|hasn't|haven't|hadn't|doesn't|don't|didn't|won't|can't|couldn't|shouldn't|wouldn't"
     r"|no longer|no sign of|not yet|instead of|rather than|unable)\b|n't\b|\bnot\b",
     re.IGNORECASE,

@@ -118,6 +118,7 @@ _NOT_YET = re.compile(
     r"|has to|have to|must|will|'ll|to be|waiting for|awaiting|can|should)\b",
     re.IGNORECASE,
 )
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _CONDITIONAL = re.compile(
     r"\b(?:would|could|might|if|unless|asks?|asked|wants?|wanted|requests?|requested|proposes?"
     r"|proposed|suggests?|suggested)\b",
@@ -215,9 +216,12 @@ def _near(a: float, b: float) -> bool:
 def _check_money(
     mention: Mention, clause: str, lead: str, record: Record, records: Records
 ) -> str | None:
-    if mention.negated or mention.in_range or _BOUND_BEFORE.search(lead):
+    rest = clause[len(lead) + len(mention.text) :]
+    # "from $34.50 to $28.00": the price it moves from is the record's, no bound
+    moves = re.search(r"\bfrom\W*$", lead) and re.match(r"\s*to\s+(?:\$|us\$)?\d", rest, re.I)
+    if mention.negated or mention.in_range or (_BOUND_BEFORE.search(lead) and not moves):
         return None
-    if _BOUND_AFTER.match(clause[len(lead) + len(mention.text) :]):
+    if _BOUND_AFTER.match(rest):
         return None  # "$1,100 under the buy-now": a difference, not the record's amount
     value = float(mention.value)  # type: ignore[arg-type]
     own = _amounts(record)
@@ -452,6 +456,7 @@ def _flag_pattern(word: str) -> str:
 _PLURAL = re.compile(
     r"^\W*(?:they|these|those|both|all|each|every|neither|none|the \d+|these \d+|all \d+)\b"
     r"|\b(?:none|all|both|each|neither) of (?:them|these|those)\b|,\s*(?:all|both)\b"
+    r"|,\s*2 (?:are|were|now|still|already|approved|ready|waiting|pending|staged|applied)\b"
     r"|\b(?:all|these|those) \d+\b|^\W*\d+ (?:are|come|have|run|fit|use|work|need|take|suit|hold"
     r"|include|support|cost|weigh|last|feature|do|don't|aren't|can|will)\b",
     re.IGNORECASE,
@@ -1068,9 +1073,15 @@ def problems_in(
     previous: Reference | None = None
     earlier: list[str] = []  # the records the sentence before named
     named_so_far: list[str] = []  # every record the text named up to here
+    lead_in = ""  # the line a list hangs from ("Zephyr Trade Hub wants:")
     for sentence in _sentences(norm):
         if not sentence.strip():
             continue
+        bullet = bool(_BULLET.match(sentence))
+        if not bullet:
+            lead_in = sentence if sentence.rstrip().endswith(":") else ""
+        # the items of a list under "they want:", "it would be:" are what would be, not what is
+        wanted_list = bullet and bool(_HYPOTHETICAL.search(lead_in))
         refs = records.references(sentence)
         for plural in _PLURAL.finditer(sentence) if not sentence.rstrip().endswith("?") else []:
             start, end = clause_bounds(sentence, plural.end() - 1)
@@ -1088,6 +1099,11 @@ def problems_in(
                         Problem(clipped(sentence.strip()), name, why)
                         for why in _group_facts(sentence[start:end], record, records)
                     )
+                    # "CH-103 and CH-104, both approved": a status said of the group
+                    for phrase in phrases(sentence[start:end]):
+                        why = _check_status(phrase, record)
+                        if why and not _NOT_YET.search(sentence[start : start + phrase.start]):
+                            found.append(Problem(clipped(sentence.strip()), name, why))
         earlier = [r.record_id for r in refs if r.record_id] or earlier
         named_so_far.extend(r.record_id for r in refs if r.record_id)
         about_pair = list(dict.fromkeys([*named_so_far, *presented]))
@@ -1134,7 +1150,7 @@ def problems_in(
             # "it should arrive on Dec 3", "it'll get there Nov 28": an expected date is stated,
             # not supposed; "if it arrived", "it could arrive" are not
             expected = mention.kind == "date" and _ARRIVAL.search(clause)
-            if (_CONDITIONAL if expected else _HYPOTHETICAL).search(clause):
+            if (_CONDITIONAL if expected else _HYPOTHETICAL).search(clause) or wanted_list:
                 continue
             if mention.kind == "money":
                 why = (
