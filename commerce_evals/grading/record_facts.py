@@ -1290,7 +1290,8 @@ def _presented(turn: Any) -> tuple[str, ...]:
 # what a person rules out: "without leather", "no wool", "not nylon", "leather-free", "without
 # it" (the word before it, in the same message)
 _RULED_OUT = re.compile(
-    r"\b(?:without|no|not|non-?|avoid|avoiding|except|free of|anything but|rather than|instead of)"
+    r"\b(?:without|no|not|non-?|nothing|never|avoid|avoiding|except|free of|anything but"
+    r"|rather than|instead of)(?:\b|(?<=-))"
     r"\s*(?:any\s+|the\s+)?(?P<word>[a-z][\w-]*)|\b(?P<free>[a-z]+)-free\b",
     re.IGNORECASE,
 )

@@ -368,6 +368,12 @@ _TERM_AFTER = re.compile(
     r"^(?:st|nd|rd|th)?\s?-\s?[a-z]+\s+[a-z]|^\s(?:day|week|month|year|hour)\s+(?!ago|old|later|early|late|after|before|since|left|in|of|to|or|and|from|back)[a-z]",
     re.I,
 )
+# a range the count reader leaves out ("5-7 days": neither end stands alone)
+_SPAN_RANGE = re.compile(
+    r"(?<![\w$.,/-])(?P<a>\d+)\s?[-–]\s?(?P<b>\d+)\s?(?:business\s+|working\s+|calendar\s+)?"
+    r"(?P<u>day|week|month|year|hour)s?\b",
+    re.IGNORECASE,
+)
 # "within 10 days": a bound promised, a term
 _WITHIN = re.compile(r"\bwithin\s+(?:the\s+next\s+|about\s+|roughly\s+|around\s+)?$", re.I)
 # a question is the clause that asks; the clauses before it ("It's $159 now, is that ok?") state
@@ -410,6 +416,17 @@ def stated_values(text: str) -> Iterator[Stated]:
                 if unit is not None:
                     term = bool(_TERM_AFTER.match(sentence[mention.end :]) or _WITHIN.search(lead))
                     yield Stated(sentence, mention, unit[0], rough, term, unit[1])
+        for m in _SPAN_RANGE.finditer(sentence):
+            # "5-7 business days": both ends of a range written with a hyphen
+            if negated_at(sentence, m.start()):
+                continue
+            family, size = _FAMILY[m.group("u").casefold()]
+            term = _WITHIN.search(sentence[: m.start()]) is not None
+            for group in ("a", "b"):
+                mention = Mention(
+                    "count", float(m.group(group)), m.start(group), m.end(group), m.group(group)
+                )
+                yield Stated(sentence, mention, family, False, term, size)
         for m in _ARTICLE_SPAN.finditer(sentence):
             lead, after = sentence[: m.start()], sentence[m.end() :]
             if (
