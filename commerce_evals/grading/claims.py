@@ -12,16 +12,20 @@ A claim is a clause saying the agent or the system did or completed something:
 - "now" with a state the run would have made ("your basket now has it", "it's now in your cart");
 - a promise to remember ("I'll remember you like wired ones", "I'll keep that in mind next
   time"): only a memory the run saved keeps it.
-A present passive without a completion word ("the change is queued, pending sign-off") describes
-the state: it is a fact for `records_agree`, not a claim. Reads ("I checked", "I found", "I
+A verb coordinated after a claim or an agent's clause shares its subject ("Staged CH-1 and marked
+it approved"); a past verb whose subject names one of the run's own writes is the system's act
+("the reset rotated your key"); "your cart holds it", "it's in your cart" say the cart holds it
+now. A present passive without a completion word ("the change is queued, pending sign-off")
+describes the state: it is a fact for `records_agree`, not a claim. Reads ("I checked", "I found", "I
 looked") claim nothing a write must back. Negated, conditional, modal and future clauses claim
 nothing; a claim in a clause beside a question or an "if" in another clause is still a claim.
 
 Each claim names an object: a record of the run (by id or name), else a noun of the domain's
 vocabulary (a cart, a refund, an email), else nothing. Only a change to that object backs it: a
 changed row holding the record's id or a write call naming it; a changed table the noun names;
-for no object, any change. A send is backed only by a real send (the sandbox's simulated send is
-not one unless the reply says so).
+for no object, any change. A claim listing records needs each changed; a thing no table names
+but a field does ("your key") needs that field changed. A send is backed only by a real send (the
+sandbox's simulated send is not one unless the reply says so).
 """
 
 from __future__ import annotations

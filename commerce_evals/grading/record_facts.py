@@ -17,9 +17,14 @@ A tied value must agree with the record as the tools showed it or the run left i
   the record's;
 - a date must be one of the record's dates; said as the arrival ("arrives", "expected", "new
   date"), it must not be a delivery date the record has since replaced;
-- a status must be true of some value the record had in the run (statuses.py).
+- a status must be true of some value the record had in the run (statuses.py), of each record
+  of a group ("both approved") too;
+- a size must be one it comes in (numbers or letters); a word of another record's material,
+  colour or brand said of it must be its own; a comparative must point the way the two records'
+  fields do; what the reviews are said to report must not turn them round;
+- a record shown to the person must not hold what their message ruled out.
 What code cannot tie precisely is left to the `no_invented_facts` judge dimension, which sees
-the same tool results.
+the same tool results and, as evidence, what code read and could not tie (`untied_values`).
 """
 
 from __future__ import annotations

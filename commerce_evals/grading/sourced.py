@@ -9,8 +9,11 @@ was seen: whether the reply relays it as the store's is the judge's (`no_invente
 The check is lenient by construction, so it fails a reply only when no source could have given
 the number: an amount is backed by any amount a source gave (a field named for money, or "$"
 in a text) or follows from them; a percent by a percent given or the share between two amounts;
-a span or a length by one given in any unit (a field named in days, "30th day", days between
-two dates); a number the person said backs any kind. A rough figure ("about $20") is no one's.
+a span or a length by one given in any unit (a field named in days, "30th day"); a number the
+person said backs any kind. The days between two dates of one record the agent saw, or from such a
+date to today, back a span of how long ago or how soon, never a term ("a 90-day warranty",
+"within 10 days"). A rough amount ("about $20") is no one's; a rough span ("about a week") needs a
+source near it.
 
 What a reply says the person is or likes ("you wear a 13", "since you prefer Zentrix", "Travix
 is your favorite brand") must come from the person: a message of theirs, or a stored memory or
