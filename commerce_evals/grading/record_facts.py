@@ -1008,7 +1008,7 @@ def _check_comparatives(
             than = re.match(r"\s*(?:one\s+)?than\b", sentence[m.end() :])
             after = [r for r in refs if r.start >= m.end() and r.record_id]
             if subject is None:
-                if unchecked is not None:
+                if unchecked is not None and (than or _SUPERLATIVE.search(m.group(0))):
                     unchecked.append(
                         f"{m.group(0)!r} in {clipped(sentence.strip())!r}: said of no record code "
                         "could name"

@@ -154,11 +154,12 @@ def _against_policy(ctx: GradeContext) -> list[str]:
     only denied and the reply says it, or the reverse."""
     from commerce_evals.grading.record_facts import written_texts
 
+    # the policy's paragraphs, headings left out, each read as sentences (lines are wrapped)
     policy = [
-        line
+        " ".join(line.strip() for line in block.splitlines())
         for source in ctx.sources[1:]
-        for line in source.splitlines()
-        if line.strip() and not line.lstrip().startswith("#")
+        for block in re.split(r"\n\s*\n|^#.*$", source, flags=re.MULTILINE)
+        if block.strip()
     ]
     if not policy:
         return []
