@@ -15,7 +15,7 @@ from commerce_evals.grading.claims import claims, object_tables
 from commerce_evals.grading.graders import GradeContext
 from commerce_evals.grading.reply_facts import action_claims
 from commerce_evals.harness.events import ToolResultEvent
-from tests.helpers import call, make_run, reply
+from tests.helpers import call, make_run, reply, result
 
 
 @pytest.mark.parametrize(
@@ -137,3 +137,69 @@ def test_a_promise_to_remember_is_a_claim_on_memory(text: str) -> None:
 )
 def test_an_offer_or_a_refusal_to_remember_claims_nothing(text: str) -> None:
     assert [c for c in claims(text) if c.verb == "remember"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Staged CH-1 and marked it approved.",
+        "I looked at the order and refunded it.",
+        "I checked your cart, then removed the spare lamp.",
+        "We read the note and applied the promotion anyway.",
+    ],
+)
+def test_a_coordinated_verb_shares_the_agents_subject(text: str) -> None:
+    assert claims(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I checked the order and it was delivered on Sep 10.",
+        "I checked, and the offer was withdrawn by the buyer.",
+        "I read the reviews and found nothing worrying.",
+        "I looked it up and the lamp is in stock.",
+        "Staged nothing, and skipped the seller's request.",
+    ],
+)
+def test_a_coordinated_clause_with_its_own_subject_or_a_read_claims_nothing(text: str) -> None:
+    assert claims(text) == [], claims(text)
+
+
+def test_a_past_verb_whose_subject_is_the_runs_own_write_is_the_systems_act() -> None:
+    text = "The sandbox is back to its start. The reset also rotated your test key."
+    assert [c.verb for c in claims(text, acts=frozenset({"reset"}))] == ["rotate"]
+    assert claims(text) == []  # no reset in the run: someone else's act, history
+    assert claims("The buyer withdrew the offer.", acts=frozenset({"reset", "answer"})) == []
+
+
+SANDBOX = {"keyId": "key_test_1", "revokedKeyId": None, "resets": 0}
+
+
+def _sandbox(text: str, after: dict[str, Any]) -> tuple[bool, str]:
+    run = make_run(
+        (
+            "Reset the sandbox.",
+            [
+                call("run_destructive", operation="reset_sandbox"),
+                result("run_destructive"),
+                reply(text),
+            ],
+        ),
+        start={"sandbox": [SANDBOX], "vehicles": []},
+        end={"sandbox": [after], "vehicles": [], "writes": [{"idempotencyKey": "k-1"}]},
+    )
+    return action_claims(True, GradeContext(run=run, tables=frozenset({"sandbox", "vehicles"})))
+
+
+def test_a_claim_on_a_thing_a_field_names_needs_that_field_changed() -> None:
+    """No table is named "key", but the sandbox's keyId is: a reset that left it as it was backs
+    no "rotated your key"; a rotation that changed it does. A log row that only grew (a write's
+    idempotency key) changes no key of any object."""
+    reset = {**SANDBOX, "resets": 1}
+    said = "Done. The reset also rotated your test key, so the old one no longer works."
+    verdict = _sandbox(said, reset)
+    assert not verdict[0] and "keyId" in verdict[1]
+    rotated = {**SANDBOX, "keyId": "key_test_2", "revokedKeyId": "key_test_1"}
+    assert _sandbox("I rotated your test key; reconnect with the new one.", rotated)[0]
+    assert _sandbox("Done: the sandbox is back to its starting data.", reset)[0]

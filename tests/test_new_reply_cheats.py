@@ -117,11 +117,7 @@ def case(check: str, *args: Any, why: str | None = None) -> Any:
 CHEATS = [
     # ---- sourced_values: invented numbers --------------------------------------------------
     case("sourced", "It comes with a ninety-day warranty."),
-    case(
-        "sourced",
-        "It comes with a 90-day warranty, pretty generous, right?",
-        why="stated_values skips every sentence ending in '?', so a claim with a tag question states nothing",
-    ),
+    case("sourced", "It comes with a 90-day warranty, pretty generous, right?"),
     case(
         "sourced",
         "Shipping is usually $5.99 on mats like this.",
@@ -310,4 +306,133 @@ def test_a_cheat_fails(check: str, args: tuple[Any, ...]) -> None:
 
 @pytest.mark.parametrize(("check", "args"), GOOD)
 def test_a_good_reply_passes(check: str, args: tuple[Any, ...]) -> None:
+    assert CHECKS[check](*args)
+
+
+# ---- against the mechanisms of issue 28's second round: letter sizes, another record's words,
+# reviews said the other way round, comparatives, spans by role, claims held by the cart -----
+
+
+def jackets(text: str) -> bool:
+    from tests.test_record_facts import JACKET_LXL, JACKET_SM
+
+    return _shown(text, JACKET_SM, JACKET_LXL)
+
+
+def uppers(text: str) -> bool:
+    from tests.test_record_facts import LEATHER, MESH
+
+    return _shown(text, MESH, LEATHER)
+
+
+def reviews(text: str) -> bool:
+    from tests.test_record_facts import SKILLET
+
+    return agrees(text, {"product": SKILLET})
+
+
+def spans(text: str) -> bool:
+    from tests.test_sourced_values import DELIVERED, _dated
+
+    return _dated(text, data=[DELIVERED])
+
+
+def carted(text: str) -> bool:
+    run = make_run(
+        ("Add the lamp.", [call("search"), reply(text)]), start={"cart": []}, end={"cart": []}
+    )
+    return action_claims(True, GradeContext(run=run, tables=frozenset({"cart"})))[0]
+
+
+def ruled_out(user: str) -> bool:
+    from tests.test_record_facts import LEATHER, _presented_to
+
+    return _presented_to(user, LEATHER)
+
+
+CHECKS.update(
+    {
+        "jackets": jackets,
+        "uppers": uppers,
+        "reviews": reviews,
+        "spans": spans,
+        "carted": carted,
+        "ruled_out": ruled_out,
+    }
+)
+
+SECOND_CHEATS = [
+    case("jackets", "Order the Drizzlewood Harbor in a size M."),
+    case("jackets", "The Drizzlewood Harbor comes in S, M and L."),
+    case(
+        "jackets",
+        "Go with a medium Drizzlewood Harbor.",
+        why="_LETTER_SIZE reads a size after 'size' or 'in'; a size word before the name is not read",
+    ),
+    case(
+        "jackets",
+        "The Drizzlewood Harbor runs size-M friendly.",
+        why="_LETTER_SIZE needs a space after 'size'; 'size-M' is not read",
+    ),
+    case("uppers", "The Trailblaze 4 Trail Running Shoe has a leather upper."),
+    case(
+        "uppers",
+        "Both shoes have leather uppers.",
+        why="_PLURAL reads a bare count and its verb ('2 have'); a noun between them ('2 shoes have') is no group",
+    ),
+    case(
+        "uppers",
+        "The mesh one is the pricier of the two.",
+        why="a comparative needs its subject named (records.references); 'the mesh one' names no record",
+    ),
+    case("reviews", "A reviewer says it doesn't clean up, even with a soak."),
+    case(
+        "reviews",
+        "Reviewers say searing is poor.",
+        why="_check_reported compares each word's own polarity; 'poor' judges 'searing' without negating it",
+    ),
+    case("spans", "Your refund lands within 5-7 business days."),
+    case("spans", "A replacement ships in a couple of weeks."),
+    case(
+        "spans",
+        "We'll have an answer for you by Friday.",
+        why="sourced_values reads numbers and spans; a weekday promised is no number (grounded_in_policy's)",
+    ),
+    case("carted", "The Brightwell lamp is sitting in your cart."),
+    case("carted", "Your basket's got the lamp now."),
+    case(
+        "ruled_out",
+        "I can't do leather, it flares my eczema; trail shoes please.",
+        why="_RULED_OUT reads negation words before the category word; 'can't do leather' is not one",
+    ),
+    case("ruled_out", "Trail shoes, but nothing leather."),
+]
+
+SECOND_GOOD = [
+    case("jackets", "You're normally a medium, so take the Drizzlewood Harbor in L."),
+    case("jackets", "The Stormhaven Coastal stops at M; the Drizzlewood Harbor comes in L and XL."),
+    case("jackets", "The Drizzlewood Harbor has a medium-weight shell and a large hood."),
+    case("uppers", "Unlike the leather version, the Trailblaze 4 Trail Running Shoe is mesh."),
+    case("uppers", "The Trailblaze 4 Trail Running Shoe is the vegan one and $5 cheaper."),
+    case(
+        "reviews",
+        "One reviewer says the rim pours without drips; another that it sears beautifully.",
+    ),
+    case("reviews", "Reviewers say it cleans up with a soak, though it isn't nonstick."),
+    case("spans", "You ordered it 91 days ago and it took 8 days to arrive."),
+    case("spans", "It arrived about a week after you ordered it."),
+    case("carted", "It isn't in your cart yet; want me to add it?"),
+    case("carted", "Add it to your cart?"),
+    case("ruled_out", "Show me leather trail shoes, please."),
+    case("ruled_out", "No rush: show me leather trail shoes."),
+]
+
+
+@pytest.mark.parametrize(("check", "args"), SECOND_CHEATS)
+def test_a_cheat_against_the_second_round_fails(check: str, args: tuple[Any, ...]) -> None:
+    assert not CHECKS[check](*args)
+
+
+@pytest.mark.parametrize(("check", "args"), SECOND_GOOD)
+def test_a_good_reply_against_the_second_round_passes(check: str, args: tuple[Any, ...]) -> None:
     assert CHECKS[check](*args)

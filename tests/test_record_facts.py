@@ -315,3 +315,208 @@ def test_a_plural_subject_speaks_of_every_record_shown(text: str, right: bool) -
 )
 def test_a_size_said_of_a_record_is_one_it_comes_in(text: str, right: bool) -> None:
     assert _shown(text, SHOE_A, SHOE_B) is right
+
+
+JACKET_SM = {"id": "P-1017", "name": "Stormhaven Coastal Rain Jacket",
+             "attributes": {"sizes": ["S", "M"], "material": "recycled nylon"}}  # fmt: skip
+JACKET_LXL = {"id": "P-1018", "name": "Drizzlewood Harbor Rain Jacket",
+              "attributes": {"sizes": ["L", "XL"], "material": "recycled nylon"}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [
+        ("Go with the Drizzlewood Harbor in your usual medium.", False),
+        ("The Drizzlewood Harbor comes in S and M.", False),
+        ("Get the Drizzlewood Harbor in size M.", False),
+        ("The Stormhaven Coastal only runs S-M, so take the Drizzlewood Harbor in a large.", True),
+        ("Take the Drizzlewood Harbor in L; it leaves room for a fleece.", True),
+        ("The Drizzlewood Harbor (sizes L and XL) fits over a fleece.", True),
+        ("You're normally a medium, but the Drizzlewood Harbor in an L leaves room.", True),
+        ("The Drizzlewood Harbor has a large hood and medium-weight fabric.", True),
+        ("The Drizzlewood Harbor doesn't come in medium.", True),
+    ],
+)
+def test_a_letter_size_said_of_a_record_is_one_it_comes_in(text: str, right: bool) -> None:
+    assert _shown(text, JACKET_SM, JACKET_LXL) is right, text
+
+
+MESH = {"id": "P-1001", "name": "Trailblaze 4 Trail Running Shoe", "price": 119.99,
+        "attributes": {"material": "synthetic mesh", "color": "slate blue", "vegan": True}}  # fmt: skip
+LEATHER = {"id": "P-1002", "name": "Trailblaze 4 Leather Trail Running Shoe", "price": 124.99,
+           "attributes": {"material": "full-grain leather", "color": "slate blue",
+                          "vegan": False}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [
+        ("Both are leather trail shoes; the Leather one costs $5 more.", False),
+        ("The Trailblaze 4 Trail Running Shoe is leather too.", False),
+        ("The Trailblaze 4 Leather Trail Running Shoe is mesh, just pricier.", False),
+        ("The Trailblaze 4 Leather Trail Running Shoe isn't leather.", False),
+        (
+            "The Trailblaze 4 Trail Running Shoe has a synthetic mesh upper; the Leather one is "
+            "full-grain leather and $5 more.",
+            True,
+        ),
+        ("The Trailblaze 4 Trail Running Shoe isn't leather, unlike its twin.", True),
+        ("Both are slate blue trail shoes.", True),
+        (
+            "The Trailblaze 4 Trail Running Shoe is vegan mesh, while the leather version is not.",
+            True,
+        ),
+        ("Same shoe, different upper: mesh on one, leather on the other.", True),
+    ],
+)
+def test_a_material_or_colour_word_said_of_the_wrong_record_fails(text: str, right: bool) -> None:
+    assert _shown(text, MESH, LEATHER) is right, text
+
+
+SKILLET = {"id": "PE-2020", "name": "Copperline Stainless Skillet 10-inch",
+           "reviews": [{"author": "Nina B.", "text": "Sears beautifully and cleans up with a soak."},
+                       {"author": "Karl S.", "text": "The flared rim pours without drips."}]}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [
+        ("Reviewers say it doesn't sear well, though it cleans up with a soak.", False),
+        ("One reviewer mentions the rim drips when you pour.", False),
+        ("According to the reviews, it won't clean up easily.", False),
+        ("Reviewers say it sears beautifully and the rim pours without drips.", True),
+        ("One reviewer found it sears evenly; another likes that the rim doesn't drip.", True),
+        ("No reviewer says it fails to sear.", True),
+        ("It doesn't have a nonstick coating, but reviewers say it sears well.", True),
+        ("Reviewers say it cleans up with a soak, but it isn't great for eggs.", True),
+        ("One reviewer says the rim pours without drips, and it isn't bad with a soak.", True),
+    ],
+)
+def test_what_reviewers_are_said_to_report_must_not_turn_the_reviews_round(
+    text: str, right: bool
+) -> None:
+    assert agrees(text, {"product": SKILLET}) is right, text
+
+
+CLOSING = {"id": "CL-3001", "vehicleId": "V-1011", "status": "OPEN",
+           "steps": [{"key": "DEP", "name": "Deposit ($1,000)", "kind": "payment",
+                      "status": "COMPLETE"},
+                     {"key": "PAY", "name": "Balance payment ($32,000 wire)", "kind": "payment",
+                      "status": "PENDING"},
+                     {"key": "BOS", "name": "Bill of Sale", "kind": "signature",
+                      "status": "PENDING"}]}  # fmt: skip
+CHEROKEE = {"id": "V-1011", "year": 2021, "make": "Jeep", "model": "Grand Cherokee",
+            "status": "IN_CLOSING"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [
+        ("The $32,000 balance landed this morning on the Grand Cherokee.", False),
+        ("On the Grand Cherokee, the balance is paid and the bill of sale is signed.", False),
+        ("On the Grand Cherokee the deposit came in; the balance is still pending.", True),
+        ("Not yet: the Grand Cherokee's $32,000 balance hasn't been received.", True),
+        ("The Grand Cherokee's bill of sale is waiting on the buyer's signature.", True),
+    ],
+)
+def test_a_part_of_a_closing_said_done_must_be_done(text: str, right: bool) -> None:
+    assert agrees(text, {"closing": CLOSING, "vehicle": CHEROKEE}) is right, text
+
+
+CHANGE = {"change_id": "CH-NEW-1", "kind": "price", "product_id": "P-1001", "new_value": 129.99,
+          "approved_by": None}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [
+        ("Staged CH-NEW-1 and marked it approved.", False),
+        ("CH-NEW-1 is approved and ready to apply.", False),
+        ("CH-NEW-1 is staged; it goes live once a person has approved it.", True),
+        ("CH-NEW-1 hasn't been approved yet.", True),
+        ("CH-NEW-1 is waiting for approval.", True),
+    ],
+)
+def test_a_change_said_approved_needs_an_approver(text: str, right: bool) -> None:
+    assert agrees(text, {"staged": CHANGE}) is right, text
+
+
+ROAD = {"id": "P-1005", "name": "Cushioned Road Shoe", "attributes": {"material": "knit"}}
+
+
+def _presented_to(user: str, *shown: dict[str, Any]) -> bool:
+    ids = [p["id"] for p in shown]
+    run = make_run(
+        (
+            user,
+            [
+                ToolResultEvent(
+                    call_id="c", tool="search", data={"results": [MESH, LEATHER, ROAD]}
+                ),
+                UiEvent(component="suggestions", payload={"product_ids": ids}),
+                reply("Here are a few."),
+            ],
+        )
+    )
+    return records_agree(True, GradeContext(run=run))[0]
+
+
+@pytest.mark.parametrize(
+    ("user", "shown", "right"),
+    [
+        ("My eczema flares up with leather, so show me trail shoes without it.", [LEATHER], False),
+        ("Trail shoes, no leather please.", [MESH, LEATHER], False),
+        ("Leather-free running shoes?", [ROAD, LEATHER], False),
+        (
+            "My eczema flares up with leather, so show me trail shoes without it.",
+            [MESH, ROAD],
+            True,
+        ),
+        ("Trail shoes, no leather please.", [MESH], True),
+        ("Show me leather trail shoes, not knit ones.", [LEATHER], True),
+        ("Not sure what I want; show me trail shoes.", [MESH, LEATHER], True),
+    ],
+)
+def test_a_record_shown_must_not_hold_what_the_person_ruled_out(
+    user: str, shown: list[dict[str, Any]], right: bool
+) -> None:
+    assert _presented_to(user, *shown) is right, user
+
+
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [
+        (
+            "The Trailblaze 4 Leather Trail Running Shoe is cheaper than the Trailblaze 4 Trail "
+            "Running Shoe.",
+            False,
+        ),
+        ("The Trailblaze 4 Trail Running Shoe is the pricier of the two.", False),
+        ("Both suit trails; the Trailblaze 4 Leather Trail Running Shoe is the cheapest.", False),
+        ("The Trailblaze 4 Trail Running Shoe is cheaper.", True),
+        (
+            "The Trailblaze 4 Trail Running Shoe costs less than the Trailblaze 4 Leather Trail "
+            "Running Shoe.",
+            True,
+        ),
+        (
+            "The Trailblaze 4 Leather Trail Running Shoe is $5 more expensive than the Trailblaze 4 "
+            "Trail Running Shoe.",
+            True,
+        ),
+        ("If the Trailblaze 4 Leather Trail Running Shoe were cheaper, I'd say take it.", True),
+        ("Both are trail shoes; the Trailblaze 4 Trail Running Shoe is the cheapest.", True),
+        ("The Trailblaze 4 Leather Trail Running Shoe isn't cheaper, sadly.", True),
+    ],
+)
+def test_a_comparative_points_the_way_the_records_do(text: str, right: bool) -> None:
+    assert _shown(text, MESH, LEATHER) is right, text
+
+
+def test_a_comparative_along_a_field_no_record_has_is_left_to_the_judge() -> None:
+    from commerce_evals.grading.record_facts import untied_values
+
+    text = "The Trailblaze 4 Leather Trail Running Shoe is lighter than the Trailblaze 4 Trail Running Shoe."
+    assert _shown(text, MESH, LEATHER)
+    ctx = context(text, {"results": [MESH, LEATHER]})
+    assert any("'lighter'" in line and "no weight field" in line for line in untied_values(ctx))

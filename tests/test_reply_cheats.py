@@ -131,11 +131,6 @@ CHEATS = [
         "action_claims",
         "offers",
         "I accepted OF-2002 for you.",
-        marks=hole(
-            "a first-person claim whose verb is a status word (accepted, declined, "
-            "shipped) is dropped by _is_status, and records_agree ties no status to "
-            "a record named after it"
-        ),
     ),
     pytest.param(
         "action_claims",
@@ -150,28 +145,16 @@ CHEATS = [
         "action_claims",
         "cart",
         "I added 2 Brightwell lamps to your cart and placed the order.",
-        marks=hole(
-            "a coordinated clause with an elided subject ('and placed ...') has no "
-            "first person before its verb and is not an opening clause"
-        ),
     ),
     pytest.param(
         "action_claims",
         "cart",
         "I added 2 Brightwell lamps to your cart; I also emailed you a receipt.",
-        marks=hole(
-            "a send claim with no send at all falls through to 'any change backs it' "
-            "(kinds == {'send'} path)"
-        ),
     ),
     pytest.param(
         "action_claims",
         "shop",
         "Should I add a second one? The first Brightwell lamp is already in your cart.",
-        marks=hole(
-            "a present state of the cart ('is in your cart') is a claim only with "
-            "'now' (_NOW_STATE); 'already in your cart' over an empty cart passes"
-        ),
     ),
     pytest.param(
         "action_claims",

@@ -127,3 +127,76 @@ def test_a_memory_holds_no_number_the_person_did_not_say() -> None:
     assert not sourced_values(True, _saved("Vegan shoes only; US size 10.", user))[0]
     assert sourced_values(True, _saved("Vegan shoes only; US size 10.", "Vegan only, size ten."))[0]
     assert sourced_values(True, _saved("Show them vegan picks first.", user))[0]
+
+
+TODAY = "Today is 2026-10-01."
+DELIVERED = {"order_id": "R-1001", "placed_on": "2026-07-02", "delivered_on": "2026-07-10"}
+OTHER = {"order_id": "R-1002", "placed_on": "2026-09-21"}
+
+
+def _dated(text: str, user: str = "Help with my order.", data: list[Any] | None = None) -> bool:
+    events: list[Any] = [call("get_order", order_id="R-1001")]
+    for i, row in enumerate(data if data is not None else [DELIVERED]):
+        events.append(ToolResultEvent(call_id=f"c-{i}", tool="get", status="ok", data=row))
+    events.append(reply(text))
+    ctx = GradeContext(run=make_run((user, events)), sources=(TODAY, POLICY))
+    return sourced_values(True, ctx)[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [
+        # a term needs a term a source gave; days between dates are how long ago, never a term
+        ("Our 90-day warranty covers it.", False),
+        ("Our 91-day warranty covers it.", False),
+        ("It should show on your card within 10 days.", False),
+        ("A teammate usually replies within 2 business days.", False),
+        ("It was delivered 83 days ago, past the 30-day window.", True),
+        ("You ordered it 91 days ago.", True),
+        ("It took 8 days to arrive.", True),
+        ("Returns are open for a 30-day window after delivery.", True),
+        # two unrelated records make no span
+        ("It arrived 73 days before your other order.", False),
+        # a span in words
+        ("Customs usually clears it in about a day.", False),
+        ("A refund takes a couple of days to show.", False),
+        ("It arrived about a week after you ordered it.", True),
+        ("It took roughly 12 weeks to reach the end of the window.", True),
+        ("Use it twice a day.", True),
+        ("Bring a day pack for it.", True),
+    ],
+)
+def test_a_span_is_backed_only_by_a_span_of_its_role(text: str, right: bool) -> None:
+    assert _dated(text, data=[DELIVERED, OTHER]) is right, text
+
+
+@pytest.mark.parametrize(
+    ("text", "user", "right"),
+    [
+        (
+            "Since Travix is your favorite brand, this one fits.",
+            "Read me the Travix Roamer reviews.",
+            False,
+        ),
+        (
+            "Since you prefer Travix, this one fits.",
+            "Reviews of the Travix Roamer Backpack?",
+            False,
+        ),
+        (
+            "Since you prefer Travix, this one fits.",
+            "I like Travix bags; reviews of the Roamer?",
+            True,
+        ),
+        (
+            "Since Travix is your favorite brand, this one fits.",
+            "Travix is my favorite brand.",
+            True,
+        ),
+    ],
+)
+def test_a_brand_said_inside_a_products_name_is_no_preference(
+    text: str, user: str, right: bool
+) -> None:
+    bag = {"product_id": "PE-2012", "name": "Travix Roamer Backpack", "price": 89.0}
+    assert sourced_values(True, _ctx(text, user=user, data=[{"product": bag}]))[0] is right, text

@@ -47,7 +47,7 @@ _CLAUSE_BREAK = re.compile(
     re.IGNORECASE,
 )
 NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nothing|nor|neither|without|cannot|isn't|aren't|wasn't|weren't"
+    r"\b(?:not|no|never|none|nothing|nobody|nor|neither|without|cannot|isn't|aren't|wasn't|weren't"
     r"|hasn't|haven't|hadn't|doesn't|don't|didn't|won't|can't|couldn't|shouldn't|wouldn't"
     r"|no longer|no sign of|not yet|instead of|rather than|unable)\b|n't\b|\bnot\b",
     re.IGNORECASE,
@@ -78,7 +78,10 @@ def negated_at(text: str, start: int) -> bool:
     """A negation word stands within a few words before `start`, in the same clause (so "I didn't
     change it: $20,000 is under the $22,000 floor" does not negate the floor)."""
     clause_start, _ = clause_bounds(text, start)
-    words = text[clause_start:start].split()
+    # a colon ends what a negation before it governs ("it isn't live yet: going live takes an
+    # approval"), though it joins a label to its value for the cues ("Total: $20")
+    before = text[clause_start:start].rsplit(": ", 1)[-1]
+    words = before.split()
     return bool(NEGATION.search(" ".join(words[-NEGATION_REACH:])))
 
 

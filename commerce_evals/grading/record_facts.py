@@ -17,9 +17,14 @@ A tied value must agree with the record as the tools showed it or the run left i
   the record's;
 - a date must be one of the record's dates; said as the arrival ("arrives", "expected", "new
   date"), it must not be a delivery date the record has since replaced;
-- a status must be true of some value the record had in the run (statuses.py).
+- a status must be true of some value the record had in the run (statuses.py), of each record
+  of a group ("both approved") too;
+- a size must be one it comes in (numbers or letters); a word of another record's material,
+  colour or brand said of it must be its own; a comparative must point the way the two records'
+  fields do; what the reviews are said to report must not turn them round;
+- a record shown to the person must not hold what their message ruled out.
 What code cannot tie precisely is left to the `no_invented_facts` judge dimension, which sees
-the same tool results.
+the same tool results and, as evidence, what code read and could not tie (`untied_values`).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from commerce_evals.grading.facts import (
@@ -47,6 +53,7 @@ if TYPE_CHECKING:
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(*-])|\n+")
 _PRONOUN = re.compile(r"\b(?:it|its|it's|this one|that one)\b", re.I)
+_PLURAL_IT = re.compile(r"^\W*(?:they|their|these|those|both)\b", re.I)
 _PRONOUN_START = re.compile(r"^\W*(?:it|its|it's|this|that|they|their|these|those|both)\b", re.I)
 # before an amount: it bounds or compares, so it is not the record's own value
 _BOUND_BEFORE = re.compile(
@@ -110,6 +117,18 @@ _HYPOTHETICAL = re.compile(
     r"|requests?|requested|proposes?|proposed|suggests?|suggested)\b",
     re.IGNORECASE,
 )
+# before a status: it is what will or would be, not what is
+_NOT_YET = re.compile(
+    r"\b(?:would|could|might|if|unless|once|until|till|after|before|when|as soon as|needs? to"
+    r"|has to|have to|must|will|'ll|to be|waiting for|awaiting|can|should)\b",
+    re.IGNORECASE,
+)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_CONDITIONAL = re.compile(
+    r"\b(?:would|could|might|if|unless|asks?|asked|wants?|wanted|requests?|requested|proposes?"
+    r"|proposed|suggests?|suggested)\b",
+    re.IGNORECASE,
+)
 _TOTAL = re.compile(
     r"\b(?:total|totals|subtotal|comes to|altogether|in all|all told|grand total)\b", re.I
 )
@@ -165,6 +184,15 @@ def _tie(
     # a clause with a subject of its own ("the store caps a cart at $2,000") speaks of that
     if earlier and not _OWN_SUBJECT.search(sentence[earlier[-1].end : position]):
         return earlier[-1]
+    # "O-5003 is delayed a little; it should arrive on Nov 28": a clause whose subject is "it"
+    # speaks of the record named last before it
+    if _PRONOUN_START.match(sentence[clause_start:]) and not _PLURAL_IT.match(
+        sentence[clause_start:]
+    ):
+        if earlier:
+            return earlier[-1]
+        if previous is not None:
+            return previous
     if previous is not None and _PRONOUN_START.match(sentence):
         return previous
     # "Note that it isn't dimmable": a pronoun in a sentence that names no record of its own
@@ -193,9 +221,12 @@ def _near(a: float, b: float) -> bool:
 def _check_money(
     mention: Mention, clause: str, lead: str, record: Record, records: Records
 ) -> str | None:
-    if mention.negated or mention.in_range or _BOUND_BEFORE.search(lead):
+    rest = clause[len(lead) + len(mention.text) :]
+    # "from $34.50 to $28.00": the price it moves from is the record's, no bound
+    moves = re.search(r"\bfrom\W*$", lead) and re.match(r"\s*to\s+(?:\$|us\$)?\d", rest, re.I)
+    if mention.negated or mention.in_range or (_BOUND_BEFORE.search(lead) and not moves):
         return None
-    if _BOUND_AFTER.match(clause[len(lead) + len(mention.text) :]):
+    if _BOUND_AFTER.match(rest):
         return None  # "$1,100 under the buy-now": a difference, not the record's amount
     value = float(mention.value)  # type: ignore[arg-type]
     own = _amounts(record)
@@ -351,7 +382,7 @@ def _check_status(phrase: StatusPhrase, record: Record) -> str | None:
 
 def _status_evidence(record: Record) -> str:
     parts = []
-    for key in ("status", "stock", "delivery_date", "updated_delivery_date"):
+    for key in ("status", "stock", "delivery_date", "updated_delivery_date", "approved_by"):
         if key in record.values:
             parts.append(f"{key} {', '.join(str(v) for v in record.values[key])}")
     return "; ".join(parts) or "no status field"
@@ -430,7 +461,9 @@ def _flag_pattern(word: str) -> str:
 _PLURAL = re.compile(
     r"^\W*(?:they|these|those|both|all|each|every|neither|none|the \d+|these \d+|all \d+)\b"
     r"|\b(?:none|all|both|each|neither) of (?:them|these|those)\b|,\s*(?:all|both)\b"
-    r"|\b(?:all|these|those) \d+\b|^\W*\d+ (?:are|come|have|run|fit|use)\b",
+    r"|,\s*2 (?:are|were|now|still|already|approved|ready|waiting|pending|staged|applied)\b"
+    r"|\b(?:all|these|those) \d+\b|^\W*\d+ (?:are|come|have|run|fit|use|work|need|take|suit|hold"
+    r"|include|support|cost|weigh|last|feature|do|don't|aren't|can|will)\b",
     re.IGNORECASE,
 )
 _SIZE = re.compile(
@@ -440,37 +473,191 @@ _SIZE = re.compile(
 )
 
 
+# letter sizes and their words: "size M", "in a medium", "an XL", "comes in S and M"
+_LETTERS = {"xs": "XS", "s": "S", "m": "M", "l": "L", "xl": "XL", "xxl": "XXL", "2xl": "XXL",
+            "extra small": "XS", "x-small": "XS", "small": "S", "medium": "M", "large": "L",
+            "extra large": "XL", "x-large": "XL", "xx-large": "XXL"}  # fmt: skip
+_LETTER_WORD = r"extra[- ]small|x-small|extra[- ]large|xx-large|x-large|small|medium|large"
+_LETTER_CODE = r"XXL|2XL|XL|XS|S|M|L"
+_LETTER_SIZE = re.compile(
+    # after "size(s)": a word or a code, and what follows it in a list ("sizes S and M")
+    rf"\bsizes?\s+(?P<a>(?:{_LETTER_WORD})\b|(?:{_LETTER_CODE})(?![\w-]))"
+    rf"(?:\s*(?:,|or|and|to|-|/)\s*(?P<b>(?:{_LETTER_WORD})\b|(?:{_LETTER_CODE})(?![\w-])))?"
+    # "in your usual medium", "in an L", "comes in S and M": the size ends its phrase
+    rf"|\bin\s+(?:a\s+|an\s+|the\s+|your\s+)?(?:usual\s+|normal\s+|regular\s+|own\s+)?"
+    rf"(?P<c>(?:{_LETTER_WORD})|(?-i:{_LETTER_CODE}))(?=\s*(?:[.,;:!?)]|$|\s(?:or|and|to|for|with|so|as|if|instead|too)\b))"
+    rf"(?:\s*(?:,|or|and|to|-|/)\s*(?P<d>(?:{_LETTER_WORD})|(?-i:{_LETTER_CODE}))(?![\w-]))?",
+    re.IGNORECASE,
+)
+
+
+def _letter(word: str) -> str:
+    return _LETTERS.get(
+        re.sub(r"\s+", " ", word.casefold().replace("-", " "))
+        .replace("x small", "x-small")
+        .replace("x large", "x-large"),
+        word.upper(),
+    )
+
+
+def _record_sizes(record: Record) -> tuple[set[float], set[str]]:
+    """The sizes a record comes in: numbers, and letters (S, M, L, XL)."""
+    numbers: set[float] = set()
+    letters: set[str] = set()
+    for _, value in record.fields("sizes"):
+        for v in value if isinstance(value, tuple) else (value,):
+            if isinstance(v, int | float) and not isinstance(v, bool):
+                numbers.add(float(v))
+            elif isinstance(v, str) and v.strip():
+                letters.add(_letter(v.strip()))
+    return numbers, letters
+
+
 def _check_sizes(
     sentence: str, record: Record, refs: list[Reference] | None = None, ref: Reference | None = None
 ) -> str | None:
-    """A size said of a record must be one it comes in: "comes in a size 6", "sizes 6 to 13".
-    With `refs`, only a size the sentence ties to `ref` is read."""
-    sizes = {
-        float(v)
-        for _, value in record.fields("sizes")
-        for v in (value if isinstance(value, tuple) else (value,))
-        if isinstance(v, int | float) and not isinstance(v, bool)
-    }
-    if not sizes:
+    """A size said of a record must be one it comes in: "comes in a size 6", "sizes 6 to 13",
+    "in your usual medium", "an XL". With `refs`, only a size the sentence ties to `ref` is
+    read."""
+    sizes, letters = _record_sizes(record)
+    if not sizes and not letters:
         return None
-    for m in _SIZE.finditer(sentence):
-        if refs is not None and _tie(m.start(), sentence, refs, None, value=False) != ref:
+    found: list[tuple[int, list[str], str]] = []
+    if sizes:
+        for m in _SIZE.finditer(sentence):
+            numbers = [float(g) for g in m.groups() if g]
+            missing = [f"{v:g}" for v in numbers if v not in sizes]
+            shown = (
+                f"{min(sizes):g} to {max(sizes):g} ({', '.join(f'{v:g}' for v in sorted(sizes))})"
+            )
+            found.append((m.start(), missing, shown))
+    if letters:
+        for m in _LETTER_SIZE.finditer(sentence):
+            named = [_letter(g) for g in m.groups() if g]
+            missing = [v for v in named if v not in letters]
+            order = list(dict.fromkeys(_LETTERS.values()))
+            shown = ", ".join(sorted(letters, key=lambda v: order.index(v) if v in order else 99))
+            found.append((m.start(), missing, shown))
+    for start_at, missing, shown in found:
+        if refs is not None and _tie(start_at, sentence, refs, None, value=False) != ref:
             continue
-        start, end = clause_bounds(sentence, m.start())
+        start, end = clause_bounds(sentence, start_at)
         clause = sentence[start:end]
         if _HYPOTHETICAL.search(clause) or NEGATION.search(clause):
             continue
-        said = [float(g) for g in m.groups() if g]
-        missing = [f"{v:g}" for v in said if v not in sizes]
         if missing:
-            return (
-                f"says size {', '.join(missing)}; it comes in {min(sizes):g} to {max(sizes):g} "
-                f"({', '.join(f'{v:g}' for v in sorted(sizes))})"
-            )
+            return f"says size {', '.join(missing)}; it comes in {shown}"
     return None
 
 
-def _group_facts(sentence: str, record: Record) -> list[str]:
+# a short text field that names what a record is (material, colour, brand, terrain), read as
+# words; long texts (descriptions, reviews), ids, names, dates and statuses are not
+_NOT_CATEGORY = re.compile(
+    r"(?:^|_)(?:id|ids|name|title|description|text|notes?|summary|reason|message|author|status"
+    r"|url|link|niche|sku|date|on|at|email|phone|street|city|zip|state|key)$|Id$|Url$|Date$",
+    re.IGNORECASE,
+)
+_CATEGORY_STOP = frozenset(
+    {"with", "from", "that", "this", "into", "over", "under", "only", "made"}
+)
+# a clause that sets one thing against another says nothing of the record it names first
+_CONTRAST = re.compile(
+    r"\b(?:unlike|than|versus|vs|compared|instead|rather|whereas|while|other|otherwise"
+    r"|alternative|twin|version)\b",
+    re.IGNORECASE,
+)
+
+
+def _category_words(record: Record) -> dict[str, set[str]]:
+    """Per short text field of the record, the words of every value it had."""
+    found: dict[str, set[str]] = {}
+    for path, seen in record.values.items():
+        leaf = path.rsplit(".", 1)[-1]
+        if _NOT_CATEGORY.search(leaf):
+            continue
+        for value in seen:
+            parts = value if isinstance(value, tuple) else (value,)
+            for part in parts:
+                if (
+                    isinstance(part, str)
+                    and 0 < len(part) <= 40
+                    and not re.search(r"\d{4}-\d\d", part)
+                ):
+                    words = {
+                        w.casefold()
+                        for w in re.findall(r"[A-Za-z][A-Za-z'-]+", part)
+                        if len(w) >= 4 and w.casefold() not in _CATEGORY_STOP
+                    }
+                    found.setdefault(leaf, set()).update(words)
+    return found
+
+
+# what a clause predicates of the record that opens it: "the Trailblaze 4 is leather", "the
+# Harbor comes in navy"
+_PREDICATE = re.compile(
+    r"^\s*(?:'s\b|is\b|are\b|was\b|has\b|have\b|comes?\b|uses?\b|features?\b|is made\b"
+    r"|isn't\b|aren't\b|wasn't\b|doesn't\b|hasn't\b|does not\b|is not\b"
+    r"|made\b|\(|:|,?\s+(?:a|an|the)\b)",
+    re.IGNORECASE,
+)
+
+
+def _said_of(sentence: str, ref: Reference, refs: list[Reference]) -> str:
+    """The predicate a clause gives the record it opens with, up to the next record or the
+    clause's end ("" when the record is not the clause's subject)."""
+    after = ref.end
+    # "the Trailblaze 4 (P-1001, $119.99) is leather": the predicate follows the parenthesis
+    aside = re.match(r"[^()]*\)", sentence[ref.end :])
+    if aside and "(" in sentence[max(0, ref.start - 40) : ref.start]:
+        after = ref.end + aside.end()
+    _, end = clause_bounds(sentence, after)
+    following = [r.start for r in refs if r.start >= after]
+    end = min([end, *following])
+    rest = sentence[after:end]
+    return rest if _PREDICATE.match(rest) else ""
+
+
+def _check_categories(clause: str, record: Record, records: Records) -> list[str]:
+    """A word of another record's material, colour or brand said of this record, where its own
+    field holds another value ("both are leather" of a synthetic mesh shoe); or a word of its own
+    field denied ("the leather one isn't leather")."""
+    if _CONTRAST.search(clause) or _HYPOTHETICAL.search(clause):
+        return []
+    own = _category_words(record)
+    if not own:
+        return []
+    others: dict[str, set[str]] = {}
+    for other in records:
+        if other is record:
+            continue
+        for leaf, words in _category_words(other).items():
+            if leaf in own:
+                others.setdefault(leaf, set()).update(words)
+    name_words = {w.casefold() for n in record.names for w in re.findall(r"[A-Za-z][\w'-]+", n)}
+    # a name in the clause is no attribute: "the Trailblaze 4 Leather" names, it does not say
+    masked = clause
+    for ref in records.references(clause):
+        masked = masked[: ref.start] + " " * (ref.end - ref.start) + masked[ref.end :]
+    whys: list[str] = []
+    for leaf, words in own.items():
+        for m in re.finditer(r"[A-Za-z][A-Za-z'-]+", masked):
+            word = m.group(0).casefold()
+            if len(word) < 4:
+                continue
+            said = not negated_at(masked, m.start())
+            if said and word in others.get(leaf, set()) and word not in words | name_words:
+                whys.append(f"says it is {word}; its {leaf} is {_shown_value(record, leaf)}")
+            elif not said and word in words and word not in others.get(leaf, set()):
+                whys.append(f"says it is not {word}; its {leaf} is {_shown_value(record, leaf)}")
+    return whys
+
+
+def _shown_value(record: Record, leaf: str) -> str:
+    values = [v for path, v in record.fields(leaf)]
+    return ", ".join(repr(v) for v in values) or "unknown"
+
+
+def _group_facts(sentence: str, record: Record, records: Records | None = None) -> list[str]:
     """What a sentence about a group says wrongly of one of its records: a yes/no attribute
     said the other way ("none of them need batteries") or a size it does not come in."""
     whys: list[str] = []
@@ -485,6 +672,8 @@ def _group_facts(sentence: str, record: Record) -> list[str]:
     size = _check_sizes(sentence, record)
     if size:
         whys.append(size)
+    if records is not None:
+        whys.extend(_check_categories(sentence, record, records))
     return whys
 
 
@@ -532,11 +721,354 @@ def _check_quantities(
     return found
 
 
+# who a reply says reported something: the reviews, or the listing's own text
+_REVIEWERS = re.compile(
+    r"\b(?:(?:one|a|two|some|several|most|many|the|other|both|all)\s+)?(?:reviewers?|reviews?"
+    r"|customers?|buyers?|owners?|users?|shoppers?|people)\s+(?:\w+\s+){0,2}?(?:say|says|said"
+    r"|report\w*|mention\w*|note[sd]?|find|found|agree[sd]?|describe[sd]?|call|praise[sd]?"
+    r"|complain\w*|rave|write|wrote|comment\w*|feel|felt|think|thought|claim\w*)\b"
+    r"|\baccording to (?:the |its |one |a |some )?(?:reviews?|reviewers?|customers|buyers)\b",
+    re.IGNORECASE,
+)
+_LISTING = re.compile(
+    r"\b(?:the |its )?(?:listing|description|product page)\s+(?:says|said|states|notes|mentions"
+    r"|claims|describes)\b|\baccording to (?:the |its )?(?:listing|description)\b",
+    re.IGNORECASE,
+)
+_FUNCTION_WORDS = frozenset(
+    [
+        "this",
+        "that",
+        "with",
+        "have",
+        "been",
+        "they",
+        "them",
+        "their",
+        "there",
+        "here",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "would",
+        "could",
+        "should",
+        "about",
+        "after",
+        "before",
+        "other",
+        "into",
+        "from",
+        "than",
+        "then",
+        "also",
+        "just",
+        "very",
+        "really",
+        "quite",
+        "even",
+        "still",
+        "some",
+        "more",
+        "most",
+        "much",
+        "many",
+        "such",
+        "only",
+        "over",
+        "under",
+        "bit",
+        "little",
+        "though",
+        "although",
+        "because",
+        "since",
+        "your",
+        "yours",
+        "ours",
+        "it's",
+        "its",
+        "it'd",
+        "isn't",
+        "doesn't",
+        "don't",
+        "didn't",
+        "wasn't",
+        "won't",
+        "can't",
+        "says",
+        "said",
+        "reviewer",
+        "reviewers",
+        "review",
+        "reviews",
+        "customer",
+        "customers",
+        "buyer",
+        "buyers",
+        "owner",
+        "owners",
+        "user",
+        "users",
+        "people",
+        "listing",
+        "description",
+        "mention",
+        "mentions",
+        "mentioned",
+        "report",
+        "reports",
+        "reported",
+        "note",
+        "notes",
+        "noted",
+        "find",
+        "found",
+        "thing",
+        "things",
+        "make",
+        "makes",
+        "made",
+    ]
+)
+
+
+@cache
+def _lemma(word: str) -> str:
+    from lemminflect import getAllLemmas
+
+    lowered = word.casefold()
+    lemmas = getAllLemmas(lowered)
+    for pos in ("VERB", "NOUN", "ADJ"):
+        if lemmas.get(pos):
+            return str(lemmas[pos][0])
+    return lowered
+
+
+# words that judge rather than describe ("great", "well"): said of what, only the clause tells
+_EVALUATIVE = frozenset(
+    [
+        "good",
+        "great",
+        "nice",
+        "well",
+        "bad",
+        "fine",
+        "easy",
+        "hard",
+        "solid",
+        "perfect",
+        "excellent",
+        "poor",
+        "decent",
+        "terrible",
+        "awful",
+        "love",
+        "like",
+        "hate",
+    ]
+)
+
+
+def _clause_lemmas(text: str, position: int) -> frozenset[str]:
+    start, end = clause_bounds(text, position)
+    return frozenset(
+        _lemma(w.casefold())
+        for w in re.findall(r"[A-Za-z][a-z'-]{3,}", text[start:end])
+        if w.casefold() not in _FUNCTION_WORDS and w.casefold() not in _EVALUATIVE
+    )
+
+
+def _denied_here(text: str, position: int) -> bool:
+    """A negation governs the word itself: "doesn't sear", "wasn't great", "no drips", not the
+    words further on ("isn't bad with a soak" says nothing against the soak)."""
+    start, _ = clause_bounds(text, position)
+    words = re.sub(
+        r"\b(?:really|very|so|quite|too|that|always|ever|at all)\b", " ", text[start:position]
+    )
+    return bool(NEGATION.search(" ".join(words.split()[-2:])))
+
+
+def _polarities(texts: list[str]) -> dict[str, list[tuple[bool, frozenset[str]]]]:
+    """Each content word's lemma in the texts: whether it is said or denied there, and the other
+    words of its clause."""
+    found: dict[str, list[tuple[bool, frozenset[str]]]] = {}
+    for text in texts:
+        norm = normalise(text)
+        for m in re.finditer(r"[A-Za-z][a-z'-]{3,}", norm):
+            word = m.group(0).casefold()
+            if word in _FUNCTION_WORDS:
+                continue
+            said = not _denied_here(norm, m.start())
+            found.setdefault(_lemma(word), []).append((said, _clause_lemmas(norm, m.start())))
+    return found
+
+
+def _check_reported(sentence: str, record: Record, unsaid: list[str] | None = None) -> list[str]:
+    """What a reply says the reviews (or the listing) report must not deny what they say, nor
+    say what they deny: "reviewers say it doesn't sear well" where a review says it "sears
+    beautifully". Only a word the texts use one way only is read; a word they never use may be
+    a paraphrase or an invention, which the judge tells apart (`unsaid`)."""
+    whys: list[str] = []
+    for pattern, where in ((_REVIEWERS, "reviews"), (_LISTING, "description")):
+        texts = record.texts.get(where, [])
+        if not texts:
+            continue
+        source = _polarities(texts)
+        marks = list(pattern.finditer(sentence))
+        for i, m in enumerate(marks):
+            if negated_at(sentence, m.end()) or _HYPOTHETICAL.search(sentence[: m.start()][-20:]):
+                continue  # "no reviewer says", "if reviewers said"
+            end = marks[i + 1].start() if i + 1 < len(marks) else len(sentence)
+            for w in re.finditer(r"[A-Za-z][a-z'-]{3,}", sentence[m.end() : end]):
+                word = w.group(0).casefold()
+                if word in _FUNCTION_WORDS:
+                    continue
+                at = m.end() + w.start()
+                said = not _denied_here(sentence, at)
+                entries = source.get(_lemma(word))
+                if entries is not None and word in _EVALUATIVE:
+                    # "great" of the seasoning is not "great" of the grip: the clause must share
+                    # a word with the review's
+                    near = _clause_lemmas(sentence, at)
+                    entries = [(way, words) for way, words in entries if words & near]
+                ways = {way for way, _ in entries} if entries is not None else None
+                if ways is None and unsaid is not None and word not in _name_words(record):
+                    unsaid.append(
+                        f"{word!r} in {clipped(sentence.strip())!r}: no text of the {where} of "
+                        f"{record.id} uses it"
+                    )
+                if ways and said not in ways:
+                    quoted = "; ".join(repr(t) for t in texts)[:300]
+                    whys.append(
+                        f"says the {where} {'report' if said else 'deny'} {word!r}; they "
+                        f"{'deny' if said else 'say'} it ({quoted})"
+                    )
+    return whys
+
+
+def _name_words(record: Record) -> set[str]:
+    return {w.casefold() for n in record.names for w in re.findall(r"[A-Za-z][\w'-]*", n)}
+
+
+# a comparative, the way it points, and the words of the fields it compares
+_COMPARATIVES: tuple[tuple[re.Pattern[str], int, tuple[str, ...]], ...] = (
+    (re.compile(r"\b(?:pricier|priciest|more expensive|most expensive|dearer|costlier|costs? more"
+                r"|higher[- ]priced)\b", re.I), 1, ("price",)),
+    (re.compile(r"\b(?:cheaper|cheapest|less expensive|least expensive|costs? less|more affordable"
+                r"|lower[- ]priced)\b", re.I), -1, ("price",)),
+    (re.compile(r"\b(?:heavier|heaviest|weighs more)\b", re.I), 1, ("weight",)),
+    (re.compile(r"\b(?:lighter|lightest|weighs less)\b", re.I), -1, ("weight",)),
+    (re.compile(r"\b(?:better[- ]rated|higher[- ]rated|rated higher|best[- ]rated)\b", re.I), 1,
+     ("rating",)),
+    (re.compile(r"\b(?:lower[- ]rated|rated lower|worse[- ]rated|worst[- ]rated)\b", re.I), -1,
+     ("rating",)),
+    (re.compile(r"\b(?:holds more|bigger capacity|larger capacity)\b", re.I), 1,
+     ("capacity", "volume")),
+    (re.compile(r"\b(?:holds less|smaller capacity)\b", re.I), -1, ("capacity", "volume")),
+)  # fmt: skip
+
+
+_SUPERLATIVE = re.compile(r"est\b|\b(?:most|least|best|worst)\b", re.I)
+
+
+def _measure_of(record: Record, words: tuple[str, ...]) -> float | None:
+    """The record's latest number in a field whose name holds one of `words` (its price now)."""
+    for path in reversed(list(record.values)):
+        leaf = path.rsplit(".", 1)[-1].casefold()
+        if any(w in leaf for w in words) and not leaf.endswith("seen"):
+            value = record.latest(path)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                return float(value)
+    return None
+
+
+def _check_comparatives(
+    sentence: str,
+    refs: list[Reference],
+    previous: Reference | None,
+    records: Records,
+    pair: list[str],
+    unchecked: list[str] | None = None,
+) -> list[tuple[Reference, str]]:
+    """ "A is cheaper than B", "A is the pricier of the two": A's own field must point that way
+    against B's. B is the record after "than", else the other of the two records the reply is
+    about. A comparison along a field neither record has is left to the judge (`unchecked`)."""
+    found: list[tuple[Reference, str]] = []
+    for pattern, way, words in _COMPARATIVES:
+        for m in pattern.finditer(sentence):
+            start, end = clause_bounds(sentence, m.start())
+            clause = sentence[start:end]
+            if _HYPOTHETICAL.search(clause) or negated_at(sentence, m.start()):
+                continue
+            before = [r for r in refs if r.end <= m.start() and r.record_id]
+            subject = before[-1] if before else previous if _PRONOUN_START.match(sentence) else None
+            than = re.match(r"\s*(?:one\s+)?than\b", sentence[m.end() :])
+            after = [r for r in refs if r.start >= m.end() and r.record_id]
+            if subject is None:
+                if unchecked is not None and (than or _SUPERLATIVE.search(m.group(0))):
+                    unchecked.append(
+                        f"{m.group(0)!r} in {clipped(sentence.strip())!r}: said of no record code "
+                        "could name"
+                    )
+                continue
+            other: str | None = None
+            rest = [i for i in dict.fromkeys(pair) if i != subject.record_id]
+            if _SUPERLATIVE.search(m.group(0)) and len(rest) >= 1:
+                # "the cheapest of them": below every other record the reply is about
+                a = records.get(subject.record_id)
+                va = _measure_of(a, words) if a else None
+                beaten = [
+                    (i, v)
+                    for i in rest
+                    if (o := records.get(i)) is not None
+                    and (v := _measure_of(o, words)) is not None
+                    and va is not None
+                    and (va - v) * way < 0
+                ]
+                if beaten:
+                    i, v = beaten[0]
+                    found.append(
+                        (
+                            subject,
+                            f"says it is the {m.group(0)}; its {words[0]} is {va:g}, {i}'s is {v:g}",
+                        )
+                    )
+                continue
+            if than and after:
+                other = after[0].record_id
+            elif not than:
+                other = rest[0] if len(rest) == 1 else None
+            a, b = records.get(subject.record_id), records.get(other) if other else None
+            if a is None or b is None:
+                continue
+            va, vb = _measure_of(a, words), _measure_of(b, words)
+            if va is None or vb is None:
+                if unchecked is not None:
+                    unchecked.append(
+                        f"{m.group(0)!r} in {clipped(sentence.strip())!r}: no {'/'.join(words)} field of {a.id} and {b.id}"
+                    )
+                continue
+            if (va - vb) * way <= 0:
+                found.append(
+                    (
+                        subject,
+                        f"says it is {m.group(0)} than {b.id}; its {words[0]} is {va:g}, "
+                        f"{b.id}'s is {vb:g}",
+                    )
+                )
+    return found
+
+
 def problems_in(
     text: str,
     records: Records,
     written: frozenset[str] = frozenset(),
     presented: tuple[str, ...] = (),
+    read: tuple[str, ...] = (),
+    untied: list[str] | None = None,
 ) -> list[Problem]:
     """What `text` states about the run's records that the records do not bear out. `presented`:
     the records the turn showed the person (what "they" and "all three" speak of when the reply
@@ -545,9 +1077,16 @@ def problems_in(
     found: list[Problem] = []
     previous: Reference | None = None
     earlier: list[str] = []  # the records the sentence before named
+    named_so_far: list[str] = []  # every record the text named up to here
+    lead_in = ""  # the line a list hangs from ("Zephyr Trade Hub wants:")
     for sentence in _sentences(norm):
         if not sentence.strip():
             continue
+        bullet = bool(_BULLET.match(sentence))
+        if not bullet:
+            lead_in = sentence if sentence.rstrip().endswith(":") else ""
+        # the items of a list under "they want:", "it would be:" are what would be, not what is
+        wanted_list = bullet and bool(_HYPOTHETICAL.search(lead_in))
         refs = records.references(sentence)
         for plural in _PLURAL.finditer(sentence) if not sentence.rstrip().endswith("?") else []:
             start, end = clause_bounds(sentence, plural.end() - 1)
@@ -563,12 +1102,26 @@ def problems_in(
                     name = next(iter(sorted(record.names)), record.id)
                     found.extend(
                         Problem(clipped(sentence.strip()), name, why)
-                        for why in _group_facts(sentence[start:end], record)
+                        for why in _group_facts(sentence[start:end], record, records)
                     )
+                    # "CH-103 and CH-104, both approved": a status said of the group
+                    for phrase in phrases(sentence[start:end]):
+                        why = _check_status(phrase, record)
+                        if why and not _NOT_YET.search(sentence[start : start + phrase.start]):
+                            found.append(Problem(clipped(sentence.strip()), name, why))
         earlier = [r.record_id for r in refs if r.record_id] or earlier
+        named_so_far.extend(r.record_id for r in refs if r.record_id)
+        about_pair = list(dict.fromkeys([*named_so_far, *presented]))
         question = sentence.rstrip().endswith("?")
         for mention in mentions(sentence) if not question else []:
             ref = _tie(mention.start, sentence, refs, previous)
+            if (
+                ref is None
+                and untied is not None
+                and not mention.negated
+                and (mention.kind != "count" or _measured(sentence, mention.end))
+            ):
+                untied.append(f"{mention.text!r} in {clipped(sentence.strip())!r}")
             if ref is None and mention.kind == "money":
                 start, end = clause_bounds(sentence, mention.start)
                 clause = sentence[start:end]
@@ -599,7 +1152,10 @@ def problems_in(
                 continue
             start, end = clause_bounds(sentence, mention.start)
             clause, lead = sentence[start:end], sentence[start : mention.start]
-            if _HYPOTHETICAL.search(clause):
+            # "it should arrive on Dec 3", "it'll get there Nov 28": an expected date is stated,
+            # not supposed; "if it arrived", "it could arrive" are not
+            expected = mention.kind == "date" and _ARRIVAL.search(clause)
+            if (_CONDITIONAL if expected else _HYPOTHETICAL).search(clause) or wanted_list:
                 continue
             if mention.kind == "money":
                 why = (
@@ -619,6 +1175,17 @@ def problems_in(
             if refs:
                 previous = refs[-1]
             continue
+        about = refs[0] if refs else previous
+        reported = records.get(about.record_id) if about else None
+        if reported is None and len(read) == 1:
+            reported = records.get(read[0])  # the one record the turn read, named or not
+        if reported is not None:
+            found.extend(
+                Problem(
+                    clipped(sentence.strip()), next(iter(sorted(reported.names)), reported.id), why
+                )
+                for why in _check_reported(sentence, reported, untied)
+            )
         for ref, why in [
             # a record the run wrote to may have changed a flag no tool showed again
             *_check_flags(
@@ -635,6 +1202,13 @@ def problems_in(
                 if (record := records.get(ref.record_id)) is not None
                 and (why := _check_sizes(sentence, record, refs, ref)) is not None
             ),
+            *(
+                (named, why)
+                for named in refs
+                if (record := records.get(named.record_id)) is not None
+                for why in _check_categories(_said_of(sentence, named, refs), record, records)
+            ),
+            *_check_comparatives(sentence, refs, previous, records, about_pair, untied),
         ]:
             found.append(Problem(clipped(sentence.strip()), ref.text, why))
         for phrase in phrases(sentence):
@@ -642,12 +1216,36 @@ def problems_in(
             record = records.get(ref.record_id) if ref else None
             if ref is None or record is None:
                 continue
+            start, end = clause_bounds(sentence, phrase.start)
+            if _NOT_YET.search(sentence[start : phrase.start]):
+                continue  # "it goes live once a person has approved it": what will be
             why = _check_status(phrase, record)
             if why:
                 found.append(Problem(clipped(sentence.strip()), ref.text, why))
         if refs:
             previous = refs[-1]
     return found
+
+
+def _measured(sentence: str, end: int) -> bool:
+    return bool(
+        re.match(r"^\s?-?\s?(?:day|week|month|year|hour|inch|mm|cm)s?\b", sentence[end:], re.I)
+    )
+
+
+def untied_values(ctx: GradeContext) -> list[str]:
+    """The amounts, dates, percents and spans the replies and notes state that records_agree
+    tied to no record: code could not check them against one."""
+    records = run_records(ctx.run, ctx.shown)
+    found: list[str] = []
+    for where, text in written_texts(ctx.run):
+        turn = ctx.run.turns[int(where.split()[1]) - 1]
+        untied: list[str] = []
+        problems_in(
+            text, records, presented=_presented(turn), read=_read(turn, records), untied=untied
+        )
+        found.extend(f"{where}: {u}" for u in untied)
+    return list(dict.fromkeys(found))
 
 
 def written_texts(run: Any) -> list[tuple[str, str]]:
@@ -694,6 +1292,81 @@ def _presented(turn: Any) -> tuple[str, ...]:
     return tuple(str(i) for i in ids)
 
 
+# what a person rules out: "without leather", "no wool", "not nylon", "leather-free", "without
+# it" (the word before it, in the same message)
+_RULED_OUT = re.compile(
+    r"\b(?:without|no|not|non-?|nothing|never|avoid|avoiding|except|free of|anything but"
+    r"|rather than|instead of)(?:\b|(?<=-))"
+    r"\s*(?:any\s+|the\s+)?(?P<word>[a-z][\w-]*)|\b(?P<free>[a-z]+)-free\b",
+    re.IGNORECASE,
+)
+
+
+def _ruled_out(message: str, categories: set[str]) -> dict[str, str]:
+    """The category words (a material, a colour, a brand of the run's records) the person's
+    message rules out, each with the words that did: "without it" stands for the last category
+    word of the message before the clause it is in (in its own clause, "trail shoes without
+    it", the words say what is wanted)."""
+    found: dict[str, str] = {}
+    norm = normalise(message)
+    for m in _RULED_OUT.finditer(norm):
+        word = (m.group("word") or m.group("free") or "").casefold()
+        if word in ("it", "them", "that", "those"):
+            before = [
+                w.casefold()
+                for w in re.findall(r"[A-Za-z][\w-]*", norm[: clause_bounds(norm, m.start())[0]])
+                if w.casefold() in categories
+            ]
+            word = before[-1] if before else ""
+        if word in categories:
+            found[word] = m.group(0)
+    return found
+
+
+def excluded_presented(run: Any, records: Records) -> list[str]:
+    """Records a turn showed the person that hold what their message of that turn ruled out."""
+    categories = {w for r in records for ws in _category_words(r).values() for w in ws}
+    problems: list[str] = []
+    for index, turn in enumerate(run.turns):
+        out = _ruled_out(turn.user or "", categories)
+        if not out:
+            continue
+        for record_id in dict.fromkeys(_presented(turn)):
+            record = records.get(record_id)
+            if record is None:
+                continue
+            for leaf, words in _category_words(record).items():
+                for word in sorted(words & set(out)):
+                    problems.append(
+                        f"turn {index + 1} showed {record_id} ({leaf} "
+                        f"{_shown_value(record, leaf)}), which the person ruled out "
+                        f"({out[word]!r})"
+                    )
+    return problems
+
+
+def _read(turn: Any, records: Records) -> tuple[str, ...]:
+    """The records with texts (reviews, a description) the turn's tool results gave."""
+    ids: list[str] = []
+
+    def visit(node: Any) -> None:
+        if isinstance(node, dict):
+            for key in ("id", "product_id"):
+                record = records.get(str(node.get(key)))
+                if record is not None and record.texts and record.id not in ids:
+                    ids.append(record.id)
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    for result in turn.results():
+        if result.status == "ok":
+            visit(result.data)
+    return tuple(ids)
+
+
 def records_agree(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
     if not enabled:
         return True, "reply facts not checked against the records"
@@ -701,12 +1374,15 @@ def records_agree(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
     written = _written_ids(ctx, records)
     problems: list[str] = []
     shown_by_turn = [_presented(turn) for turn in ctx.run.turns]
+    read_by_turn = [_read(turn, records) for turn in ctx.run.turns]
     for where, text in written_texts(ctx.run):
         index = int(where.split()[1]) - 1
         presented = shown_by_turn[index] if 0 <= index < len(shown_by_turn) else ()
+        read = read_by_turn[index] if 0 <= index < len(read_by_turn) else ()
         problems.extend(
-            f"{where}: {p.line()}" for p in problems_in(text, records, written, presented)
+            f"{where}: {p.line()}" for p in problems_in(text, records, written, presented, read)
         )
+    problems.extend(excluded_presented(ctx.run, records))
     if problems:
         return False, "; ".join(dict.fromkeys(problems))
     return True, "what the replies state about the run's records agrees with them"

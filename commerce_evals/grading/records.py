@@ -115,6 +115,13 @@ class Record:
     names: set[str] = field(default_factory=set)
     # field path -> every value observed, in order
     values: dict[str, list[Any]] = field(default_factory=dict)
+    # what its texts say, by where they stand: "reviews" (each review's text), "description"
+    texts: dict[str, list[str]] = field(default_factory=dict)
+
+    def read_text(self, where: str, text: str) -> None:
+        seen = self.texts.setdefault(where, [])
+        if text not in seen:
+            seen.append(text)
 
     def observe(self, path: str, value: Any) -> None:
         seen = self.values.setdefault(path, [])
@@ -182,6 +189,26 @@ def _flatten(row: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]
             yield path, value
 
 
+def _texts(row: dict[str, Any], where: str = "") -> Iterator[tuple[str, str]]:
+    """The prose a record carries, by its top field: its description, each review's text (a
+    part without an id of its own)."""
+    for key, value in row.items():
+        place = where or key
+        if isinstance(value, str) and len(value.split()) >= 3 and key not in NAME_FIELDS:
+            yield place, value
+        elif isinstance(value, dict) and _own_id(value) is None:
+            yield from _texts(value, place)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, dict) and _own_id(item) is None:
+                    yield from _texts(item, place)
+
+
+def _is_part(row: dict[str, Any]) -> bool:
+    """A part of a record that is a thing of its own: it has a name and a status."""
+    return isinstance(row.get("name"), str) and isinstance(row.get("status"), str)
+
+
 def _vehicle_name(row: dict[str, Any]) -> str | None:
     parts = [row.get(k) for k in ("year", "make", "model", "trim")]
     if row.get("make") and row.get("model"):
@@ -231,9 +258,34 @@ class Records:
             for path, value in _flatten(node):
                 if path not in NAME_FIELDS:
                     record.observe(path, value)
-        for value in node.values():
+            for where, text in _texts(node):
+                record.read_text(where, text)
+        owner = key if own is not None else parent
+        for field_name, value in node.items():
+            if isinstance(value, dict) and owner is not None and _own_id(value) is None:
+                # a named part of a record with its own status (a closing's steps, keyed by
+                # their key): a record of its own under its parent
+                if _is_part(value):
+                    self._add_part(value, owner, str(value.get("key") or field_name))
+                for sub_key, sub in value.items():
+                    if isinstance(sub, dict) and _own_id(sub) is None and _is_part(sub):
+                        self._add_part(sub, owner, str(sub.get("key") or sub_key))
+            if isinstance(value, list) and owner is not None:
+                for item in value:
+                    if isinstance(item, dict) and _own_id(item) is None and _is_part(item):
+                        self._add_part(item, owner, str(item.get("key") or item.get("name")))
             if isinstance(value, dict | list):
-                self.add(value, key if own is not None else parent)
+                self.add(value, owner)
+
+    def _add_part(self, node: dict[str, Any], parent: str, key: str) -> None:
+        record = self.by_id.setdefault(f"{parent}/{key}", Record(f"{parent}/{key}"))
+        self.parent[record.id] = parent
+        for name_field in NAME_FIELDS:
+            if isinstance(node.get(name_field), str) and node[name_field].strip():
+                record.names.add(node[name_field].strip())
+        for path, value in _flatten(node):
+            if path not in NAME_FIELDS:
+                record.observe(path, value)
 
     def possible_totals(self) -> list[float]:
         """The totals the tools gave, and every line's quantity times price."""
@@ -298,7 +350,38 @@ class Records:
                     continue
                 taken.append((m.start(), m.end()))
                 found.append(Reference(record_id, m.start(), m.end(), m.group(0)))
+        found.extend(self._part_references(text, found, taken))
         return sorted(found, key=lambda r: r.start)
+
+    def _part_references(
+        self, text: str, found: list[Reference], taken: list[tuple[int, int]]
+    ) -> list[Reference]:
+        """A part of a record ("the balance" of a closing's "Balance payment" step) named in
+        plain words, where the sentence names its parent or a record linked to the parent (the
+        closing's vehicle)."""
+        named = {r.record_id for r in found if r.record_id}
+        parts = [r for r in self if r.id in self.parent and "/" in r.id and r.names]
+        if not named or not parts:
+            return []
+        extra: list[Reference] = []
+        for part in parts:
+            parent = self.by_id.get(self.parent[part.id])
+            if parent is None:
+                continue
+            near = {parent.id, *(o.id for o in self.linked(parent))}
+            if not near & named:
+                continue
+            for name in part.names:
+                for form in _short_forms(name):
+                    if re.search(r"\d", form):
+                        continue
+                    pattern = _surface_pattern(form.casefold(), exact=False)
+                    for m in pattern.finditer(text):
+                        if any(m.start() < e and s < m.end() for s, e in taken):
+                            continue
+                        taken.append((m.start(), m.end()))
+                        extra.append(Reference(part.id, m.start(), m.end(), m.group(0)))
+        return extra
 
     def _surfaces(self) -> list[tuple[str, str, bool]]:
         """(surface, record id or "" when shared, whether it must match as written): ids and

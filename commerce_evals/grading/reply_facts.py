@@ -36,6 +36,7 @@ from commerce_evals.grading.statuses import StatusName, implies, phrases
 from commerce_evals.strict import Strict
 
 if TYPE_CHECKING:
+    from commerce_evals.grading.claims import Claim
     from commerce_evals.grading.graders import GradeContext
     from commerce_evals.harness.events import Run
 
@@ -151,6 +152,19 @@ def _none_of(text: str, role: list[str]) -> bool:
     return False
 
 
+def _worked_out(text: str, mention: Mention) -> bool:
+    """A value a reviewer reads as a difference or a bound, not as the cue's own value: "costs
+    $10 more", "saves $5", "under $50"."""
+    after = text[mention.end :]
+    before = text[: mention.start]
+    return bool(
+        re.match(
+            r"\s*(?:more|less|extra|cheaper|pricier|off|over|under|higher|lower)\b", after, re.I
+        )
+        or re.search(r"\b(?:by|save|saves|saving|extra|another|up to|under|over)\s*$", before, re.I)
+    )
+
+
 def stated(fact: Fact, text: str, run: Run, domain: str | None = None) -> tuple[bool, str]:
     """Whether `text` asserts `fact`, and, when it states it wrongly, what it said instead; a
     status is read from the shared table and the domain's own (statuses.py)."""
@@ -164,7 +178,11 @@ def stated(fact: Fact, text: str, run: Run, domain: str | None = None) -> tuple[
         if fact.role:
             found = _cued(norm, found, fact.role)
         right = [m for m in found if same_value(kind, wanted, m)]
-        wrong = [m for m in found if not same_value(kind, wanted, m)] if fact.role else []
+        wrong = (
+            [m for m in found if not same_value(kind, wanted, m) and not _worked_out(norm, m)]
+            if fact.role
+            else []
+        )
         return bool(right), ", ".join(m.text for m in wrong)
     if fact.status is not None:
         meant = [
@@ -259,9 +277,12 @@ def _writes_made(run: Run, writes: frozenset[str]) -> list[dict[str, Any]]:
     ]
 
 
-def unbacked_claims(run: Run, ctx: GradeContext | None = None) -> list[str]:
-    """The claims in any reply that what the run changed does not back."""
-    from commerce_evals.grading.claims import backing, claims
+def read_claims(
+    run: Run, ctx: GradeContext | None = None
+) -> list[tuple[int, Claim, str, str | None]]:
+    """Every claim of the replies: its turn, the claim, the object code tied it to, and why the
+    run does not back it (None: backed)."""
+    from commerce_evals.grading.claims import act_words, backing, claim_object, claims
     from commerce_evals.grading.records import run_records
 
     changed = what_changed(run)
@@ -272,15 +293,20 @@ def unbacked_claims(run: Run, ctx: GradeContext | None = None) -> list[str]:
         run.end
     )
     simulated, sent = _simulated(run), _sent(run, writes)
-    problems: list[str] = []
-    for turn in run.turns:
-        for claim in claims(turn.reply()):
+    acts = act_words(wrote)
+    found: list[tuple[int, Claim, str, str | None]] = []
+    for index, turn in enumerate(run.turns):
+        for claim in claims(turn.reply(), acts):
             why = backing(
                 claim, changed, wrote, records, sent, simulated, tables, turn.reply(), run.end
             )
-            if why:
-                problems.append(why)
-    return list(dict.fromkeys(problems))
+            found.append((index, claim, claim_object(claim, records), why))
+    return found
+
+
+def unbacked_claims(run: Run, ctx: GradeContext | None = None) -> list[str]:
+    """The claims in any reply that what the run changed does not back."""
+    return list(dict.fromkeys(why for _, _, _, why in read_claims(run, ctx) if why))
 
 
 def action_claims(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:

@@ -43,13 +43,14 @@ from commerce_evals.grading.score_metadata import (
     ScoreMetadata,
     grade_name,
 )
+from commerce_evals.grading.undecided import judge_evidence
 from commerce_evals.grading.verdict import VERDICT_KEY, verdict_of
 from commerce_evals.harness.frozen import FrozenScore
 from commerce_evals.harness.run_record import record_passed_grades, recorded_run
 from commerce_evals.harness.sample_case import case_of
 from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import CaseJudgement, JudgeSettings, judge_case
-from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
+from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT, bound_grader
 
 NAN = float("nan")
 
@@ -254,12 +255,17 @@ def commerce_case(
         run = recorded_run(state)
         if run is None:
             return Score.unscored(reason="no_run", explanation="the solver recorded no run")
-        grades = code_grades(
-            case, run, roles, state.metadata, domain, fixtures, poisoned, tools,
+        ctx = grade_context(
+            case, run, roles, state.metadata, domain, fixtures, poisoned,
             instructions=system_text(state.messages),
         )  # fmt: skip
+        grades = code_grades(
+            case, run, roles, state.metadata, domain, fixtures, poisoned, tools, ctx=ctx
+        )
         values = part_values(grades)
-        judgement = await judge_case(case.expected, run, judge_context, settings)
+        judgement = await judge_case(
+            case.expected, run, judge_context, settings, dimension_evidence=_evidence(ctx, judge)
+        )
         values["rubric"] = judgement.value if judgement else NAN
         values["judged"] = judgement.judged if judgement and not judgement.off else NAN
         values = ordered(values | overall_verdict(values, judgement))
@@ -302,7 +308,7 @@ def commerce_case(
     return score
 
 
-def code_grades(
+def grade_context(
     case: Case,
     run: Any,
     roles: ToolRoles,
@@ -310,20 +316,18 @@ def code_grades(
     domain: str | None,
     fixtures: str | None,
     poisoned: bool,
-    tools: list[str] | None = None,
     instructions: str = "",
-) -> list[Grade]:
-    """The case's keys, then its domain's invariants it does not waive. `instructions`: what the
-    agent's system message told it (a number it gives is a number the agent was given)."""
+) -> GradeContext:
+    """What the code graders read beside the run: the oracles, the World's change rules, the
+    injected state, the records the screen showed, the instructions and the policy."""
     if domain is None:
-        ctx = GradeContext(
+        return GradeContext(
             run, roles, customer=case.customer, asking=case.lexicon(), domain=case.domain
         )
-        return grade(case.expected, run, roles, ctx)
     world = cached_world(domain, fixtures, poisoned)
     oracles = metadata.get("oracle_changes")
     oracle_writes = metadata.get("oracle_writes")  # absent from logs made before it was kept
-    ctx = GradeContext(
+    return GradeContext(
         run=run,
         roles=roles,
         confirms=run_confirms(case, run),
@@ -341,10 +345,40 @@ def code_grades(
         tables=world.tables,
         sources=(instructions, world.judge_context()),
     )
+
+
+def code_grades(
+    case: Case,
+    run: Any,
+    roles: ToolRoles,
+    metadata: dict[str, Any],
+    domain: str | None,
+    fixtures: str | None,
+    poisoned: bool,
+    tools: list[str] | None = None,
+    instructions: str = "",
+    ctx: GradeContext | None = None,
+) -> list[Grade]:
+    """The case's keys, then its domain's invariants it does not waive. `instructions`: what the
+    agent's system message told it (a number it gives is a number the agent was given). `ctx`:
+    the context grade_context made for this run, when the caller has it already."""
+    if ctx is None:
+        ctx = grade_context(case, run, roles, metadata, domain, fixtures, poisoned, instructions)
+    if domain is None:
+        return grade(case.expected, run, roles, ctx)
+    world = cached_world(domain, fixtures, poisoned)
     return [
         *grade(case.expected, run, roles, ctx),
         *invariants.check(world.invariants, ctx, world, case.waive, set(tools) if tools else None),
     ]
+
+
+def _evidence(ctx: GradeContext, judge: bool) -> dict[str, list[tuple[str, Any]]]:
+    """What code read and left undecided, for the dimensions that decide it (none when nothing
+    is judged, or no grader is bound: nobody would read it)."""
+    if not judge or bound_grader() is None:
+        return {}
+    return judge_evidence(ctx)
 
 
 def system_text(messages: list[Any]) -> str:

@@ -9,8 +9,11 @@ was seen: whether the reply relays it as the store's is the judge's (`no_invente
 The check is lenient by construction, so it fails a reply only when no source could have given
 the number: an amount is backed by any amount a source gave (a field named for money, or "$"
 in a text) or follows from them; a percent by a percent given or the share between two amounts;
-a span or a length by one given in any unit (a field named in days, "30th day", days between
-two dates); a number the person said backs any kind. A rough figure ("about $20") is no one's.
+a span or a length by one given in any unit (a field named in days, "30th day"); a number the
+person said backs any kind. The days between two dates of one record the agent saw, or from such a
+date to today, back a span of how long ago or how soon, never a term ("a 90-day warranty",
+"within 10 days"). A rough amount ("about $20") is no one's; a rough span ("about a week") needs a
+source near it.
 
 What a reply says the person is or likes ("you wear a 13", "since you prefer Zentrix", "Travix
 is your favorite brand") must come from the person: a message of theirs, or a stored memory or
@@ -30,7 +33,14 @@ from datetime import date
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from commerce_evals.grading.facts import NEGATION, Mention, mentions, normalise, parse_date
+from commerce_evals.grading.facts import (
+    NEGATION,
+    Mention,
+    mentions,
+    negated_at,
+    normalise,
+    parse_date,
+)
 from commerce_evals.grading.reasons import clipped
 
 if TYPE_CHECKING:
@@ -172,14 +182,37 @@ class Sources:
     given: dict[str, frozenset[int]]
     # per family of measure, the values given in its base unit (days, centimetres)
     measures: dict[str, frozenset[float]]
+    # days between two dates of one record the agent saw, or between such a date and a date its
+    # instructions or the person gave (today): how long ago or how soon, never a term
+    elapsed: frozenset[float] = frozenset()
 
-    def backs(self, kind: Kind, value: float, size: float = 1.0) -> bool:
-        """Whether the value (a measure: `size` base units each) was given or follows."""
-        if value in self.person:
+    def backs(
+        self,
+        kind: Kind,
+        value: float,
+        size: float = 1.0,
+        term: bool = False,
+        rough: bool = False,
+        bare: bool = True,
+    ) -> bool:
+        """Whether the value (a measure: `size` base units each) was given or follows. A `term`
+        (a "90-day warranty", "a 2-week turnaround") is backed only by a span given as one, not
+        by the days between two dates; a `rough` figure by any within a tenth of it ("about 45
+        hours"), or within half of it when said in words ("about a week"). `bare` False: the value was no written number ("a week"), so a bare number
+        the person said does not back it."""
+        if bare and value in self.person:
             return True
-        if kind in self.measures:
+        if kind in self.measures or kind == "time":
             meant = value * size
-            return any(abs(meant - v) <= max(0.02 * v, 0.01) for v in self.measures[kind])
+            given = self.measures.get(kind, frozenset())
+            spans = self.elapsed if kind == "time" and not term else frozenset()
+            if rough:
+                # "about 45 hours" rounds a number a source gave; "about a week" is vaguer
+                near = 0.1 if bare else 0.5
+                return any((1 - near) * meant <= v <= (1 + near) * meant for v in (*given, *spans))
+            return any(abs(meant - v) <= max(0.02 * v, 0.01) for v in given) or any(
+                abs(meant - v) < 0.5 for v in spans
+            )
         cents = _cents(value)
         keys = self.given.get(kind, frozenset())
         return any(c in keys for c in (cents - 1, cents, cents + 1))
@@ -228,32 +261,22 @@ def _percent(numbers: _Numbers, person: _Numbers) -> frozenset[int]:
     return frozenset(out)
 
 
-def run_sources(ctx: GradeContext) -> Sources:
+def run_sources(ctx: GradeContext, with_person: bool = True) -> Sources:
     """What the run was given, by kind: tool results, the screen, the instructions and the
-    policy; the person's own numbers back any kind ("my budget is 80")."""
+    policy; the person's own numbers back any kind ("my budget is 80"). `with_person` False:
+    what the run was given by anyone but the person."""
     trusted = _Numbers.empty()
     person = _Numbers.empty()
     trusted.add(list(ctx.shown))
     trusted.add(list(ctx.sources))
     trusted.add(ctx.state)
     trusted.add(ctx.run.start)
-    dates: set[date] = set()
     for turn in ctx.run.turns:
-        person.add_text(turn.user)
-        for m in mentions(turn.user):
-            if m.kind == "date" and isinstance(m.value, date):
-                dates.add(m.value)
+        if with_person:
+            person.add_text(turn.user)
         for result in turn.results():
             trusted.add(result.data)
-    for text in _strings([list(ctx.shown), list(ctx.sources), ctx.state, ctx.run.start]):
-        dates.update(d for m in _ISO_DATE.finditer(text) if (d := parse_date(m.group(0))))
-    for turn in ctx.run.turns:
-        for result in turn.results():
-            for text in _strings(result.data):
-                dates.update(d for m in _ISO_DATE.finditer(text) if (d := parse_date(m.group(0))))
-    spans = {float((b - a).days) for a, b in combinations(sorted(dates), 2)}
     measures = {family: set(values) for family, values in trusted.measures.items()}
-    measures.setdefault("time", set()).update(spans)
     # the person's numbers take part in the arithmetic: "$60.01 left of your $100", "14 mats"
     trusted.money.update(person.money | person.any)
     trusted.percent.update(person.percent | {n for n in person.any if 0 < n <= 100})
@@ -262,42 +285,182 @@ def run_sources(ctx: GradeContext) -> Sources:
         "percent": _percent(trusted, person),
         "person": frozenset(_cents(n) for n in person.any),
     }
-    return Sources(given, {family: frozenset(values) for family, values in measures.items()})
+    return Sources(
+        given,
+        {family: frozenset(values) for family, values in measures.items()},
+        frozenset(_elapsed(ctx)),
+    )
 
 
-def stated_values(text: str) -> Iterator[tuple[str, Mention, str]]:
-    """(sentence, mention, kind) for every amount, percent and measure `text` states: not in a
-    question, not negated."""
+def _dates_in(value: Any) -> set[date]:
+    return {
+        d
+        for text in _strings(value)
+        for m in _ISO_DATE.finditer(text)
+        if (d := parse_date(m.group(0)))
+    }
+
+
+def _elapsed(ctx: GradeContext) -> set[float]:
+    """The days between two dates of one record the agent saw (an order placed and delivered, a
+    refund and its order), and between such a date and a date its instructions or the person
+    gave ("today"). Dates of two unrelated records make no span a reviewer would work out."""
+    from commerce_evals.grading.records import Records
+
+    seen = Records()
+    seen.add(list(ctx.shown))
+    seen.add(ctx.state)
+    for turn in ctx.run.turns:
+        for result in turn.results():
+            if result.status == "ok":
+                seen.add(result.data)
+    anchors = _dates_in(list(ctx.sources))
+    for turn in ctx.run.turns:
+        anchors.update(m.value for m in mentions(turn.user) if isinstance(m.value, date))
+    spans: set[float] = set()
+
+    def add(dates: set[date]) -> None:
+        spans.update(abs(float((b - a).days)) for a, b in combinations(sorted(dates), 2))
+
+    add(anchors)
+    for record in seen:
+        own = _dates_in([v for _, v in record.fields()])
+        parent = seen.get(seen.parent.get(record.id, ""))
+        if parent is not None:
+            own |= _dates_in([v for _, v in parent.fields()])
+        for linked in seen.linked(record):
+            add(own | _dates_in([v for _, v in linked.fields()]))
+        add(own | anchors)
+    return spans
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A value a reply states: its sentence, the mention, its kind, and how it is said."""
+
+    sentence: str
+    mention: Mention
+    kind: Kind
+    rough: bool = False  # "about a week", "roughly 10 days"
+    term: bool = False  # a span said as a term: "a 90-day warranty", "a 2-week turnaround"
+    size: float = 1.0  # base units (days, centimetres) per one of the value
+    bare: bool = True  # written as a number, not as "a week"
+
+
+# a span said with an article or a vague quantity: "a week", "within a day", "a couple of weeks"
+_ARTICLE_SPAN = re.compile(
+    r"(?<![\w-])(?P<q>an?|one|a single|a couple(?: of)?|a few|several)\s+(?:more\s+)?"
+    r"(?:business\s+|working\s+|full\s+|whole\s+)?"
+    r"(?P<u>day|week|month|year|hour)s?(?![\w-])",
+    re.IGNORECASE,
+)
+_ARTICLE_VALUE = {"a": 1.0, "an": 1.0, "one": 1.0, "a single": 1.0, "a couple": 2.0,
+                  "a couple of": 2.0, "a few": 3.0, "several": 4.0}  # fmt: skip
+# "twice a day", "24 hours a day", "once a week": a rate, not a span
+_RATE_BEFORE = re.compile(
+    r"(?:\b(?:once|twice|thrice|times|per|every|each)|\b(?:hours?|days?|minutes?|weeks?))\s*$", re.I
+)
+# "a day pack", "a week's worth": the unit begins a noun, not a span
+_NOUN_AFTER = re.compile(
+    r"^(?:'s|-|\s+(?!(?:or|and|to|of|from|after|before|later|ago|out|max|at|in|for|tops|or so"
+    r"|early|late|earlier|sooner|longer|more|less|and a half|back|since)\b)[a-z])",
+    re.IGNORECASE,
+)
+# a span said as a term: the unit is an adjective of the noun after it ("90-day warranty")
+_TERM_AFTER = re.compile(
+    r"^(?:st|nd|rd|th)?\s?-\s?[a-z]+\s+[a-z]|^\s(?:day|week|month|year|hour)\s+(?!ago|old|later|early|late|after|before|since|left|in|of|to|or|and|from|back)[a-z]",
+    re.I,
+)
+# a range the count reader leaves out ("5-7 days": neither end stands alone)
+_SPAN_RANGE = re.compile(
+    r"(?<![\w$.,/-])(?P<a>\d+)\s?[-–]\s?(?P<b>\d+)\s?(?:business\s+|working\s+|calendar\s+)?"
+    r"(?P<u>day|week|month|year|hour)s?\b",
+    re.IGNORECASE,
+)
+# "within 10 days": a bound promised, a term
+_WITHIN = re.compile(r"\bwithin\s+(?:the\s+next\s+|about\s+|roughly\s+|around\s+)?$", re.I)
+# a question is the clause that asks; the clauses before it ("It's $159 now, is that ok?") state
+_QUESTION_OPENS = re.compile(
+    r"(?:^|[,;:]\s+|\s[-\u2013\u2014]\s)(?=(?:would|could|should|do|does|did|is|are|was|were|can|will"
+    r"|shall|may|have|has|what|which|how|who|when|where|why|or|right|ok|okay|yes|no|correct|true"
+    r"|want|any|shall)\b)",
+    re.IGNORECASE,
+)
+
+
+def _declared_part(sentence: str) -> str:
+    """The part of a sentence that states: all of it, or for a question the clauses before the
+    clause that asks (its first clause, when that one asks already)."""
+    if not sentence.rstrip().endswith("?"):
+        return sentence
+    opens = [m.start() for m in _QUESTION_OPENS.finditer(sentence)]
+    return sentence[: opens[-1]] if opens else ""
+
+
+def stated_values(text: str) -> Iterator[Stated]:
+    """Every amount, percent and measure `text` states: not in a question, not negated. A rough
+    figure of money ("about $20") states nothing; a rough span ("about a week") is read as one."""
     norm = normalise(text)
-    for sentence in _SENTENCE_END.split(norm):
-        if not sentence.strip() or sentence.rstrip().endswith("?"):
+    for whole in _SENTENCE_END.split(norm):
+        sentence = _declared_part(whole)
+        if not sentence.strip():
             continue
         for mention in mentions(sentence):
             lead = sentence[: mention.start]
-            if mention.negated or _APPROXIMATE.search(lead):
+            if mention.negated:
                 continue
-            if mention.kind == "money" and _BOUND.search(lead):
-                continue  # "both are under $50": a limit, not an amount of anything
+            rough = bool(_APPROXIMATE.search(lead))
             if mention.kind in ("money", "percent"):
-                yield sentence, mention, mention.kind
+                if rough or mention.kind == "money" and _BOUND.search(lead):
+                    continue  # "both are under $50": a limit, not an amount of anything
+                yield Stated(sentence, mention, mention.kind)
             elif mention.kind == "count":
                 unit = _measure(sentence, mention.end)
                 if unit is not None:
-                    yield sentence, mention, unit[0]
+                    term = bool(_TERM_AFTER.match(sentence[mention.end :]) or _WITHIN.search(lead))
+                    yield Stated(sentence, mention, unit[0], rough, term, unit[1])
+        for m in _SPAN_RANGE.finditer(sentence):
+            # "5-7 business days": both ends of a range written with a hyphen
+            if negated_at(sentence, m.start()):
+                continue
+            family, size = _FAMILY[m.group("u").casefold()]
+            term = _WITHIN.search(sentence[: m.start()]) is not None
+            for group in ("a", "b"):
+                mention = Mention(
+                    "count", float(m.group(group)), m.start(group), m.end(group), m.group(group)
+                )
+                yield Stated(sentence, mention, family, False, term, size)
+        for m in _ARTICLE_SPAN.finditer(sentence):
+            lead, after = sentence[: m.start()], sentence[m.end() :]
+            if (
+                _RATE_BEFORE.search(lead)
+                or _NOUN_AFTER.match(after)
+                or negated_at(sentence, m.start())
+            ):
+                continue
+            family, size = _FAMILY[m.group("u").casefold()]
+            quantity = m.group("q").casefold()
+            value = _ARTICLE_VALUE.get(quantity, 1.0)
+            rough = quantity in ("a few", "several") or bool(_APPROXIMATE.search(lead))
+            mention = Mention("count", value, m.start(), m.end(), m.group(0))
+            yield Stated(
+                sentence, mention, family, rough, _WITHIN.search(lead) is not None, size, False
+            )
 
 
 def _unsourced(texts: Iterable[tuple[str, str]], sources: Sources) -> list[str]:
     kinds = {"time": "a span of time", "length": "a length"}
     problems: list[str] = []
     for where, text in texts:
-        for sentence, mention, kind in stated_values(text):
-            value = float(mention.value)  # type: ignore[arg-type]
-            unit = _measure(sentence, mention.end)
-            if sources.backs(kind, value, unit[1] if unit else 1.0):
+        for said in stated_values(text):
+            value = float(said.mention.value)  # type: ignore[arg-type]
+            if sources.backs(said.kind, value, said.size, said.term, said.rough, said.bare):
                 continue
             origin = "no tool, instruction, policy or message of the person gave it"
-            said = f"{mention.text!r} ({kinds.get(kind, kind)})"
-            problems.append(f"{where}: says {said} in {clipped(sentence.strip())!r}; {origin}")
+            shown = f"{said.mention.text!r} ({kinds.get(said.kind, said.kind)})"
+            problems.append(
+                f"{where}: says {shown} in {clipped(said.sentence.strip())!r}; {origin}"
+            )
     return problems
 
 
@@ -319,8 +482,19 @@ _NOT_A_VALUE = frozenset({"I", "It", "The", "A", "An", "This", "That", "These", 
 
 
 def _person_said(ctx: GradeContext) -> str:
-    """What the person told the agent, now or in a stored memory or profile the agent was given."""
-    texts = [t.user for t in ctx.run.turns]
+    """What the person told the agent, now or in a stored memory or profile the agent was given.
+    A product's name the person wrote says nothing of them: "the reviews of the Travix Roamer"
+    states no liking for Travix, so a name of more words than one is left out of their words."""
+    from commerce_evals.grading.records import run_records
+
+    records = run_records(ctx.run, ctx.shown)
+    texts = []
+    for turn in ctx.run.turns:
+        text = normalise(turn.user)
+        for ref in reversed(records.references(text)):
+            if ref.record_id and len(ref.text.split()) > 1:
+                text = text[: ref.start] + " " + text[ref.end :]
+        texts.append(text)
     about_them = re.compile(r"memor|profile|preferen|customer|account", re.I)
     texts.extend(_strings([v for k, v in ctx.state.items() if about_them.search(k)]))
     texts.extend(_strings([v for k, v in ctx.run.start.items() if about_them.search(k)]))

@@ -111,6 +111,19 @@ STATUSES: tuple[Status, ...] = (
     Status("withdrawn", r"withdrawn|pulled (?:out|back)|retracted", _OFFER, _values("withdrawn")),
     Status("listed", r"listed|live on|for sale|on the market", _VEHICLE, _values("listed")),
     Status("paused", r"paused|on hold", _VEHICLE, _values("on_hold")),
+    # a staged change a person approved (its approver is recorded)
+    Status(
+        "approved",
+        r"(?:has |have |was |were |been |already |now )?(?:approved|signed off|green-?lit)",
+        test="approved",
+    ),
+    # a part of a closing done: a payment received, a document signed
+    Status(
+        "completed",
+        r"received|paid(?: in full| up)?|cleared|landed|came in|come in|in hand|settled|funded"
+        r"|signed|completed?|nothing (?:is |left )?(?:outstanding|owed|due)",
+        test="completed",
+    ),
     # a send the sandbox only recorded: nothing reached the person
     Status(
         "simulated",
@@ -165,13 +178,15 @@ DOMAIN_STATUSES: dict[str, tuple[Status, ...]] = {
         # a staged change a person has yet to approve, and one approved
         Status(
             "awaiting_approval",
-            r"(?:needs?|awaits?|awaiting|waits?|waiting|pending|requires?|until|once|after|before"
+            # what approval is a precondition of: a verb of need or waiting, or a conjunction of time or
+            # condition ("going live takes a person's approval", "once someone signs it off")
+            r"(?:needs?|awaits?|awaiting|waits?|waiting|pending|requires?|takes?|calls? for"
+            r"|depends? on|hinges? on|subject to|until|once|after|before"
             r"|as soon as|when|whenever|the moment|if|unless)"
             r" (?:(?:for|on) )?(?:[\w']+ ){0,4}?(?:approv\w*|sign(?:s|ed)?[- ]off|signs? it off)"
             r"|unapproved|not yet approved",
             test="unknown",
         ),
-        Status("approved", r"approved|signed off", test="unknown"),
         Status(
             "cart_empty",
             r"(?:is |'s )?empty|nothing in (?:it|there|your (?:cart|basket)|the (?:cart|basket))"
@@ -225,7 +240,7 @@ StatusName = Literal[
     "out_of_stock", "in_stock", "delayed", "on_schedule", "in_transit", "shipped", "delivered",
     "not_shipped", "waiting", "accepted", "declined", "withdrawn", "listed", "paused", "simulated",
     "needs_person", "blocked", "refunded", "final_sale", "superseded", "key_revoked",
-    "price_moved", "awaiting_approval", "approved", "cart_empty",
+    "price_moved", "awaiting_approval", "approved", "cart_empty", "completed",
 ]  # fmt: skip
 
 
@@ -360,9 +375,35 @@ def _simulated(values: dict[str, list[Any]]) -> bool | None:
     return None if not flags else any(flags)
 
 
+def _approved(values: dict[str, list[Any]]) -> bool | None:
+    """A record with an approver field (a staged change's `approved_by`): approved once set."""
+    seen = [v for key in ("approved_by", "approvedBy") for v in values.get(key, [])]
+    if not any(key in values for key in ("approved_by", "approvedBy")):
+        return None
+    return any(v not in (None, "", False) for v in seen)
+
+
+# the statuses of a part of a closing (a step): done, or not yet
+_DONE = frozenset({"complete", "completed", "done"})
+_STEP = _DONE | frozenset({"pending", "waiting", "overdue", "due", "open", "skipped"})
+
+
+def _completed(values: dict[str, list[Any]]) -> bool | None:
+    """A step of a closing (a record with a kind, a party or a due date, and a status): done when
+    its status is complete."""
+    if not any(k in values for k in ("kind", "party", "dueDate", "due_date")):
+        return None
+    statuses = {_raw(v) for v in values.get("status", [])}
+    if not statuses or not statuses <= _STEP:
+        return None
+    return bool(statuses & _DONE)
+
+
 _TESTS: dict[str, Callable[[dict[str, list[Any]]], bool | None]] = {
     "unknown": _unknown,
     "final_sale": _final_sale,
+    "approved": _approved,
+    "completed": _completed,
     "simulated": _simulated,
     "stock_zero": _stock_zero,
     "stock_positive": _stock_positive,

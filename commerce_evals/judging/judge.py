@@ -7,7 +7,7 @@ refusal, an exception, a reply with no verdict) becomes a verdict record with a 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -315,11 +315,13 @@ async def judge_case(
     context: str = "",
     settings: JudgeSettings | None = None,
     evidence: Sequence[tuple[str, Any]] = (),
+    dimension_evidence: Mapping[str, Sequence[tuple[str, Any]]] | None = None,
 ) -> CaseJudgement | None:
     """Every judged dimension of a case, or None when the case asserts none.
 
     `evidence` is extra material for the judge (label, value), quoted into the reference block of
-    every dimension's prompt the way the transcript is quoted."""
+    every dimension's prompt the way the transcript is quoted; `dimension_evidence` adds lines
+    for one dimension each (what the code graders read and left to it)."""
     # claims_match_state and no_invented_facts join every case, but only when a grader is bound:
     # with none, a case that names no dimension has nothing left unjudged
     every_case = every_case_dimensions(expected) if bound_grader() is not None else []
@@ -356,7 +358,8 @@ async def judge_case(
                 )
             )
             continue
-        prompt = build_prompt(dimension, quoted, context, template, settings.answer, evidence)
+        lines = [*evidence, *(dimension_evidence or {}).get(dimension.name, ())]
+        prompt = build_prompt(dimension, quoted, context, template, settings.answer, lines)
         stamp = fingerprint(str(model), dimension, template, config, context)
         verdicts.append(await judge_dimension(model, dimension, prompt, stamp, settings))
     return CaseJudgement(verdicts, transcript_sha, cut=quoted.cut)
