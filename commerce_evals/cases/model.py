@@ -157,6 +157,9 @@ class Case(Strict):
     id: str
     priority: Literal["critical", "high", "medium", "low"]
     difficulty: Literal["easy", "medium", "hard"]
+    # the fields above that a seed-format task did not carry and took a default for
+    # (seed_format.DEFAULTS); the lint and the run summary name them
+    defaulted: list[Literal["priority", "difficulty"]] = Field(default_factory=list)
     flow_name: str | None = None
     tags: list[str] = Field(default_factory=list)
     niche: str | None = None
@@ -452,9 +455,11 @@ def _check_top_level(data: dict[Any, Any], path: Path) -> None:
 
 
 def flow_of_path(path: Path | str) -> str | None:
-    """The flow a file belongs to by where it sits: datasets/<flow>/x.yaml or <flow>.yaml."""
+    """The flow a file belongs to by where it sits: datasets/<flow>/x.yaml, <flow>.yaml, or the
+    nearest folder above it named after a flow (datasets/support/seed_003/x.yaml)."""
     path = Path(path)
-    return next((n for n in (path.parent.name, path.stem) if n in FLOWS), None)
+    names = (path.parent.name, path.stem, *(p.name for p in path.parents[1:]))
+    return next((n for n in names if n in FLOWS), None)
 
 
 def parse_case(entry: Any, path: Path | str, index: int, flow: str | None = None) -> Case:

@@ -179,6 +179,7 @@ def case_metadata(
         "flow": case.flow,
         "priority": case.priority,
         "difficulty": case.difficulty,
+        **({"defaulted": freeze(case.defaulted)} if case.defaulted else {}),
         "tags": freeze(case.tags),
         "niche": case.niche or "",
         # what the scripted judge fails, in a few bytes: the counterexamples themselves are left out

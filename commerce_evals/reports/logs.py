@@ -83,6 +83,8 @@ class CaseResult:
     task: str
     log: str
     epochs: list[EpochResult] = field(default_factory=list)
+    # priority or difficulty that a seed-format task did not carry and took a default for
+    defaulted: tuple[str, ...] = ()
 
     @property
     def info(self) -> CaseInfo:
@@ -527,6 +529,7 @@ def case_results(
                 tags=info.tags,
                 task=log.eval.task,
                 log=str(path),
+                defaulted=tuple(str(d) for d in meta.get("defaulted") or ()),
             )
         cases[sample_id].epochs.append(epoch_result(sample, scorer))
     return cases
