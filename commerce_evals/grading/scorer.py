@@ -157,6 +157,7 @@ def role_args(roles: ToolRoles) -> dict[str, Any]:
             name: [route.model_dump() for route in routes]
             for name, routes in roles.operations.items()
         },
+        "presents": dict(roles.presents),
     }
 
 
@@ -167,6 +168,7 @@ def roles_from_args(
     skill_arg: str | None,
     key_tables: dict[str, str] | None = None,
     operations: dict[str, list[dict[str, Any]]] | None = None,
+    presents: dict[str, str] | None = None,
 ) -> ToolRoles:
     """The inverse of role_args: a scorer's plain arguments back into ToolRoles."""
     return ToolRoles(
@@ -179,6 +181,7 @@ def roles_from_args(
             name: tuple(ToolPattern.model_validate(r) for r in routes)
             for name, routes in (operations or {}).items()
         },
+        presents=dict(presents or {}),
     )
 
 
@@ -210,6 +213,7 @@ def commerce_case(
     skill_arg: str | None = None,
     key_tables: dict[str, str] | None = None,
     operations: dict[str, list[dict[str, Any]]] | None = None,
+    presents: dict[str, str] | None = None,
     judge_context: str = "",
     judge_max_chars: int = DEFAULT_MAX_CHARS,
     judge_structured: bool = True,
@@ -229,6 +233,8 @@ def commerce_case(
         key_tables: the domain's tables the table keys read, by role (KeyTables).
         operations: the domain's operations, each with the call patterns that perform or
             prepare it (`never_does`).
+        presents: the tools that show records to the person, each with the argument holding
+            the ids (`last_presented`).
         judge_context: reference text for dimensions that need it (the domain's policy).
         judge_max_chars: the judge's transcript budget; longer runs are cut from the start.
         judge_structured: ask the judge for one JSON object (structured output where the provider
@@ -239,7 +245,9 @@ def commerce_case(
         tools: the agent's tool names (only invariants watching one of them are graded).
         judge: False for a code-only run on purpose (`-T judge=off`): nothing is judged.
     """
-    roles = roles_from_args(turn_ending, writes, skill_tool, skill_arg, key_tables, operations)
+    roles = roles_from_args(
+        turn_ending, writes, skill_tool, skill_arg, key_tables, operations, presents
+    )
     settings = JudgeSettings(
         max_chars=judge_max_chars,
         structured=judge_structured,

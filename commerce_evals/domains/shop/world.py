@@ -84,7 +84,14 @@ class ShopWorld(ShopFixtures, World):
     invariants: ClassVar[Invariants] = shop_invariants.RULES
     state_model: ClassVar[type[BaseModel]] = ShopState
     id_fields: ClassVar[frozenset[str]] = frozenset(
-        {"product_id", "product_ids", "cart_not_contains", "order_id", "seen_products"}
+        {
+            "product_id",
+            "product_ids",
+            "cart_not_contains",
+            "order_id",
+            "seen_products",
+            "last_presented",
+        }
     )
 
     def session(self, state: dict[str, Any]) -> ShopSession:

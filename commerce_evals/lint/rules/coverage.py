@@ -19,6 +19,7 @@ POSITIVE_KEYS = frozenset(
         "memory_contains",
         "staged_change_kinds",
         "ui_components",
+        "last_presented",
         "skill_loaded",
         "reply_includes",
         "reply_matches",
