@@ -161,7 +161,11 @@ VERBATIM = DATASETS / "support" / "seed_003"
 # (file, where the task starts in the seed's text, the text that follows it)
 PRINTED = (
     ("identity-missing.yaml", "id: identity-missing", "Three things to copy"),
-    ("refund-two-items-one-call.yaml", "id: refund-two-items-one-call", "The reference solution is"),
+    (
+        "refund-two-items-one-call.yaml",
+        "id: refund-two-items-one-call",
+        "The reference solution is",
+    ),
 )
 
 

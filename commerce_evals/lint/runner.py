@@ -26,6 +26,7 @@ from commerce_evals.lint.rules import (
     keys,
     memory,
     poisoned,
+    rubrics,
     runs,
 )
 
@@ -57,6 +58,9 @@ ORDER = (
     "counterpart-serves",
     "memory-refusal-no-error",
     "rubric-names-fact",
+    "rubric-no-style",
+    "rubric-exclusive",
+    "rubric-variants",
     "max-tool-calls-slack",
     "vector-in-driven-turn",
     "no-eval-ids-in-captures",
@@ -71,6 +75,7 @@ RULES: dict[str, Rule] = gather(
     coverage.RULES,
     memory.RULES,
     poisoned.RULES,
+    rubrics.RULES,
     runs.RULES,
 )
 
