@@ -71,6 +71,7 @@ class EpochResult:
     skipped: bool = False
     needs_review: bool = False  # the judge left an asserted rubric unsettled: not pass, not fail
     passed_code: bool | None = None  # the code-graded parts alone (None: none asserted or unscored)
+    calls_made: int | None = None  # the run's tool calls, turn-ending ones left out
 
 
 @dataclass
@@ -447,6 +448,7 @@ def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
             error=error,
             needs_review=True,
             passed_code=passed_code,
+            calls_made=metadata.calls_made,
         )
     return EpochResult(
         sample.epoch,
@@ -457,6 +459,7 @@ def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
         verdicts=metadata.verdicts,
         error=error,
         passed_code=passed_code,
+        calls_made=metadata.calls_made,
     )
 
 
