@@ -61,6 +61,7 @@ ORDER = (
     "rubric-no-style",
     "rubric-exclusive",
     "rubric-variants",
+    "notes",
     "max-tool-calls-slack",
     "vector-in-driven-turn",
     "no-eval-ids-in-captures",

@@ -1,5 +1,6 @@
-"""Drafts and skips: a draft (skip: draft) is not a case yet, and any other skip says what it
-waits on."""
+"""Drafts, skips and notes: a draft (skip: draft) is not a case yet, any other skip says what it
+waits on, and every finished case says in `notes` what it pins and the fixture fact that decides
+it (seed 000's case shape)."""
 
 from __future__ import annotations
 
@@ -49,4 +50,26 @@ def rule_draft(run: LintRun) -> Iterator[Finding]:
         yield item.finding("draft", f"a draft: {todo}remove `skip: draft`")
 
 
-RULES: dict[str, Rule] = {"skip-reason": rule_skip_reason, "draft": rule_draft}
+# fewer words than this say neither what a case pins nor the fact that decides it
+MIN_NOTE_WORDS = 6
+
+
+def rule_notes(run: LintRun) -> Iterator[Finding]:
+    """A finished case has `notes` saying what it pins and the fixture fact that decides it
+    (at least a sentence: an empty or two-word note is missing)."""
+    for item in finished(run):
+        words = len(item.case.notes.split())
+        if words < MIN_NOTE_WORDS:
+            what = "no notes" if not words else f"notes of {words} word(s)"
+            yield item.finding(
+                "notes",
+                f"{what}: say what the case pins and the fixture fact that decides it (an id, "
+                "a price, a date, a search's results)",
+            )
+
+
+RULES: dict[str, Rule] = {
+    "skip-reason": rule_skip_reason,
+    "draft": rule_draft,
+    "notes": rule_notes,
+}
