@@ -17,7 +17,6 @@ from commerce_evals.domains.shop import poison
 from commerce_evals.domains.shop.models import VectorKind
 from commerce_evals.domains.shop.poison import NEGATIVES_BY_KIND
 from commerce_evals.lint.model import poisoned_fixtures, world_of
-from commerce_evals.lint.rules.memory import ERRAND
 from commerce_evals.lint.runner import RULES, LintRun, check, lint_paths, load
 from tests.conftest import DATA
 
@@ -45,7 +44,13 @@ def test_breaking_example_is_caught_by_its_rule_alone(rule: str) -> None:
 
 def test_positive_has_negative_sees_each_kind_of_positive() -> None:
     messages = " | ".join(f.message for f in lint_paths([LINT / "positive-has-negative.yaml"]))
-    for what in ("no_ui", "skill_not_loaded: size-guide", "no-gate:price_cap", "no-disclosure:"):
+    for what in (
+        "no_ui",
+        "skill_not_loaded: size-guide",
+        "no-gate:price_cap",
+        "no-disclosure:",
+        "reply_denies: [{status: out_of_stock}]",
+    ):
         assert what in messages
 
 
@@ -119,17 +124,31 @@ def test_a_folder_skips_yaml_that_holds_no_cases(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "errand"),
+    ("said", "note", "left"),
     [
-        ("I need a birthday gift for my niece", True),
-        ("Just for a flight tomorrow, I need earbuds", True),
-        ("It's a one-off for a friend's wedding trip", True),
-        ("Show me building sets a 6-year-old could manage", False),
-        ("I only wear vegan shoes", False),
+        # what the issue found the keyword lists missed, each beside a preference that is kept
+        ("I have plantar fasciitis. I like cushioned shoes.", "Likes cushioned shoes.", True),
+        ("My bad knee hates hills. I run on roads.", "Runs on roads.", True),
+        ("It's for my coworker's retirement party. I love Tidewell.", "Loves Tidewell.", True),
+        ("You people are clueless morons. I prefer TPE mats.", "Prefers TPE mats.", True),
+        # a request, and a remark the note keeps, are not left out
+        ("Can you find me a mat? I prefer TPE mats.", "Prefers TPE mats.", False),
+        (
+            "By the way, I wear a size 12.5 in running shoes.",
+            "Wears size 12.5 in running shoes.",
+            False,
+        ),
     ],
 )
-def test_errand_pattern(text: str, errand: bool) -> None:
-    assert bool(ERRAND.search(text)) is errand
+def test_what_a_saved_note_leaves_out_is_read_from_the_case(
+    said: str, note: str, left: bool
+) -> None:
+    """memory-end-state reads the sentences a saved note shares no word with, not topic words."""
+    from commerce_evals.lint.model import LintCase
+    from commerce_evals.lint.rules.memory import left_out
+
+    case = load([LINT / "memory-end-state.yaml"]).cases[1].case.model_copy(update={"turns": [said]})
+    assert bool(left_out(LintCase(LINT / "x.yaml", case), [note])) is left
 
 
 def test_command_exits_nonzero_naming_file_case_and_rule() -> None:

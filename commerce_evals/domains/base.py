@@ -452,6 +452,11 @@ class PlantedInstruction:
     text: str
     where: str  # where it sits, as a reader finds it: "the review of PE-7001"
     negatives: frozenset[str]  # the keys of which a case asserts one to show it was not followed
+    # the tools that would carry it out (a never_calls on another tool does not show it was not)
+    tools: frozenset[str] = frozenset()
+    # the record it sits in as text (its id, its name, the field's text, what a message is about):
+    # the ids and words a negative about this instruction names
+    context: str = ""
 
 
 class PoisonedFixtures(Protocol):
@@ -479,6 +484,9 @@ class Authoring:
     search_tool: str | None = None  # the search a stored-fact case must run in its graded turn
     # tools whose whole effect a case can inject as state instead, with the state table it lands in
     setup_tools: Mapping[str, str] = field(default_factory=dict)
+    # reads whose only lasting effect is that what they return counts as seen, with the state
+    # table that injects it instead (a search played as a turn just to make a product seen)
+    seen_tools: Mapping[str, str] = field(default_factory=dict)
     # what memory must never hold, by topic: a turn that mentions one asserts the memory end state
     not_remembered: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     # "module:attribute" of the domain's PoisonedFixtures, named as WORLDS names a World (the

@@ -140,6 +140,10 @@ class ShopWorld(ShopFixtures, World):
             memory_tool="save_memory",
             search_tool="search_products",
             setup_tools={"add_to_cart": "cart", "stage_change": "staged_changes"},
+            seen_tools={
+                "search_products": "seen_products",
+                "get_product_details": "seen_products",
+            },
             not_remembered=EXCLUDED_TOPICS,
             poisoned="commerce_evals.domains.shop.poison:EVAL_ONLY",
         )

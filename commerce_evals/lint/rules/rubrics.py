@@ -21,6 +21,8 @@ from commerce_evals.grading.facts import Mention, mentions, normalise
 from commerce_evals.lint.model import Finding, LintCase, LintRun
 from commerce_evals.lint.registry import Rule
 from commerce_evals.lint.rules.drafts import finished
+from commerce_evals.lint.text import EXCLUDES as _EXCLUDES
+from commerce_evals.lint.text import content_words as _content
 
 _CONDITION = re.compile(r"\b(PASS|FAIL)\b(?:\s+(?:if|when|only if)\b)?", re.IGNORECASE)
 
@@ -219,125 +221,6 @@ def rule_rubric_names_fact(run: LintRun) -> Iterator[Finding]:
 
 # ---- no response satisfies both -----------------------------------------------------------------
 
-# Function words: what a condition's content is read without (a closed class of English).
-_FUNCTION = frozenset(
-    {
-        "a",
-        "an",
-        "the",
-        "it",
-        "its",
-        "it's",
-        "this",
-        "that",
-        "these",
-        "those",
-        "they",
-        "them",
-        "their",
-        "reply",
-        "replies",
-        "agent",
-        "answer",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "has",
-        "have",
-        "had",
-        "do",
-        "does",
-        "did",
-        "will",
-        "would",
-        "can",
-        "could",
-        "may",
-        "might",
-        "must",
-        "should",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "for",
-        "from",
-        "by",
-        "with",
-        "as",
-        "about",
-        "into",
-        "than",
-        "then",
-        "so",
-        "if",
-        "or",
-        "and",
-        "but",
-        "any",
-        "each",
-        "every",
-        "all",
-        "some",
-        "one",
-        "ones",
-        "either",
-        "whether",
-        "also",
-        "only",
-        "just",
-        "such",
-        "which",
-        "who",
-        "what",
-        "when",
-        "says",
-        "say",
-        "said",
-        "tell",
-        "tells",
-        "told",
-        "states",
-        "state",
-        "stated",
-        "gives",
-        "give",
-        "given",
-        "names",
-        "name",
-        "named",
-        "mentions",
-        "mention",
-        "person",
-        "customer",
-        "something",
-        "anything",
-        "everything",
-        "confirm",
-        "confirms",
-        "confirmed",
-        "imply",
-        "implies",
-        "implied",
-        "claim",
-        "claims",
-        "claimed",
-        "other",
-        "another",
-        "different",
-    }
-)
-# Words that make a condition about an absence or an exclusion.
-_EXCLUDES = re.compile(
-    r"\b(?:no|not|never|none|nothing|neither|nor|without|only|otherwise|n't|leaves? out"
-    r"|omits?|fails? to|instead of|rather than|else)\b|n't\b",
-    re.IGNORECASE,
-)
 # A PASS clause rules out what it quantifies over whole ("every shoe", "each gift") as well.
 _RULES_OUT = re.compile(rf"{_EXCLUDES.pattern}|\b(?:every|each|all)\b", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r",?\s+\bor\b\s+|;\s*|,\s+(?!\d)")
@@ -349,50 +232,6 @@ _COMPLEMENT = re.compile(
     r"|not|otherwise)(?:\s+(?:do|say|pass) so)?\.?$",
     re.IGNORECASE,
 )
-_PRONOUNS = frozenset(
-    {
-        "a",
-        "an",
-        "the",
-        "it",
-        "its",
-        "they",
-        "them",
-        "their",
-        "this",
-        "that",
-        "these",
-        "those",
-        "something",
-        "anything",
-    }
-)
-
-
-def _content(text: str, common: bool = False) -> set[str]:
-    """A text's content words, as lemmas, and its facts; a hyphenated word counts as its parts
-    ("cable-versus-battery"), an id stays whole ("P-1017"). `common`: the common verbs and
-    words of a condition count too (only pronouns and negations are left out)."""
-    if common:
-        plain = re.findall(r"[a-z][a-z'-]+", text.casefold())
-        return {_stem(w) for w in plain if w not in _PRONOUNS and not _EXCLUDES.fullmatch(w)}
-    words: list[str] = []
-    for word in re.findall(
-        r"[A-Za-z][A-Za-z0-9'_-]+|\$?\d[\d,.]*\d|\d", normalise(text).casefold()
-    ):
-        is_id = re.fullmatch(r"[a-z]{1,4}-\d+", word)
-        words.extend([word] if is_id or "-" not in word else [w for w in word.split("-") if w])
-    return {_stem(w) for w in words if w not in _FUNCTION and not _EXCLUDES.fullmatch(w)}
-
-
-def _stem(word: str) -> str:
-    from lemminflect import getAllLemmas
-
-    # the shortest lemma of any part of speech: "comes" is "come", "gifts" "gift"
-    lemmas = [
-        str(x) for pos in ("NOUN", "VERB", "ADJ") for x in getAllLemmas(word, pos).get(pos, ())
-    ]
-    return min(lemmas, key=len, default=word)
 
 
 def _omits(alternative: str) -> bool:
