@@ -156,6 +156,15 @@ def _notes_for(item: RunItem) -> str:
     )
 
 
+def _sample_metadata(log: Path, sample_id: str, epoch: int) -> dict:
+    from commerce_evals.judging.records import read_log
+
+    sample = next(
+        s for s in read_log(log).samples or [] if str(s.id) == sample_id and s.epoch == epoch
+    )
+    return dict(sample.metadata or {})
+
+
 @draft_app.command("failure")
 def failure(
     log: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A scored .eval log.")],
@@ -163,12 +172,25 @@ def failure(
     out: OutOption,
     epoch: Annotated[int, typer.Option("--epoch")] = 1,
     datasets: DatasetsOption = None,
+    flow: Annotated[
+        str | None,
+        typer.Option(
+            "--flow",
+            help="For a production log: the flow the draft belongs to (default: the first "
+            "flow of the conversation's domain).",
+        ),
+    ] = None,
 ) -> None:
-    """A skeleton from one failed run: its start state, its user turns, confirmed keys."""
+    """A skeleton from one failed run (of a flow, or a judged production conversation): its
+    start state, its user turns, confirmed keys."""
+    from dataclasses import replace
+
     from commerce_evals.authoring.from_failure import draft_from_run
-    from commerce_evals.authoring.notes import run_items
+    from commerce_evals.authoring.notes import production_case, run_items
     from commerce_evals.authoring.skeletons import ids_in, next_number
     from commerce_evals.domains.base import DATASETS
+    from commerce_evals.harness.flow_table import FLOWS
+    from commerce_evals.reports.traffic import Conversation
 
     console = Console(highlight=False, soft_wrap=True)
     runs = run_items(log)
@@ -178,6 +200,23 @@ def failure(
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         _fail(console, [f"{log}: no scored run of {sample} (epoch {epoch}){hint}"])
     assert item is not None
+    if flow is not None:
+        if flow not in FLOWS:
+            _fail(console, [f"--flow {flow}: not a flow; flows: {', '.join(FLOWS)}"])
+        if not item.production:
+            _fail(console, [f"--flow is for a production log; {sample} is a case of {log}"])
+        conversation = Conversation.model_validate(
+            (_sample_metadata(log, item.sample_id, item.epoch))["conversation"]
+        )
+        if FLOWS[flow].domain != conversation.domain:
+            _fail(
+                console,
+                [
+                    f"--flow {flow}: its domain is {FLOWS[flow].domain}, the conversation's "
+                    f"{conversation.domain}"
+                ],
+            )
+        item = replace(item, case=production_case(conversation, flow))
     number = next_number(item.case.flow, ids_in(datasets or [DATASETS]))
     draft = draft_from_run(item, number, _ask_confirm(console, "failure"), _notes_for(item))
     _write(console, out, [draft], f"Drafted from the failed run {sample} of {log}.")
