@@ -116,9 +116,18 @@ class Counterexample(Strict):
     """
 
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
-    breaks: list[str] = Field(min_length=1)
+    breaks: list[str] = Field(default_factory=list)
     turns: list[ScriptedTurn] = Field(min_length=1)
     note: str = ""
+    # `skip: draft`: drafted (commerce-evals draft cheats), not yet confirmed by a person; runs
+    # leave it out, and its `breaks` may be empty (a cheat no grader fails yet)
+    skip: str | None = None
+
+    @model_validator(mode="after")
+    def _breaks_named(self) -> Counterexample:
+        if not self.breaks and self.skip is None:
+            raise ValueError("breaks: name the keys this bad run fails (at least one)")
+        return self
 
     @field_validator("breaks", mode="before")
     @classmethod

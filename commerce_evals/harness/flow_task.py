@@ -222,6 +222,8 @@ def samples_for(
             samples.append(Sample(id=case.id, input=case.turns[0], metadata=base))
             continue
         for cx in case.counterexamples if counterexamples else []:
+            if cx.skip is not None:  # a draft a person has not confirmed: never replayed
+                continue
             samples.append(
                 Sample(
                     id=f"{case.id}~{cx.name}",

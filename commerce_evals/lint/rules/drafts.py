@@ -34,7 +34,8 @@ def rule_skip_reason(run: LintRun) -> Iterator[Finding]:
 
 def rule_draft(run: LintRun) -> Iterator[Finding]:
     """A draft (skip: draft) is unfinished: a person writes expected and the reference, then
-    removes the skip."""
+    removes the skip; so is a draft counterexample (commerce-evals draft cheats), until a person
+    has replayed it and kept it with what it breaks."""
     for item in run.cases:
         if not is_draft(item.case.skip):
             continue
@@ -48,6 +49,18 @@ def rule_draft(run: LintRun) -> Iterator[Finding]:
         ]
         todo = f"write {' and '.join(missing)}, then " if missing else ""
         yield item.finding("draft", f"a draft: {todo}remove `skip: draft`")
+    for item in run.cases:
+        for cx in item.case.counterexamples:
+            if is_draft(cx.skip):
+                what = (
+                    f"the graders fail it on {cx.breaks}: keep it in the case"
+                    if cx.breaks
+                    else "no grader fails it: close the hole, then keep it with what it breaks"
+                )
+                yield item.finding(
+                    "draft",
+                    f"counterexample {cx.name} is a draft: {what}, and remove `skip: draft`",
+                )
 
 
 # fewer words than this say neither what a case pins nor the fact that decides it
