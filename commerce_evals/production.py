@@ -67,10 +67,11 @@ def judge_context(domain: str) -> str:
 
 
 def dimension_names(value: str | list[str] | None) -> list[str]:
-    """The dimensions asked for (all shared ones by default); an unknown name is an error."""
+    """The dimensions asked for (by default every shared one whose verdict is a rubric's: the
+    path-part ones judge a domain's nevers, asked for by name); an unknown name is an error."""
     known = shared_dimensions()
     if value is None:
-        return sorted(known)
+        return sorted(name for name, dimension in known.items() if dimension.part == "rubric")
     names = [n.strip() for n in (value.split(",") if isinstance(value, str) else value)]
     names = [n for n in names if n]
     unknown = [n for n in names if n not in known]
@@ -173,7 +174,8 @@ def production(
 
     Args:
         traffic: a traffic file (JSON lines); defaults to the example in datasets/production.
-        dimensions: comma-separated shared dimensions to judge (default: all of them).
+        dimensions: comma-separated shared dimensions to judge (default: every one whose verdict
+            is a rubric's; the path-part ones, a domain's nevers done in words, by name).
         judge_max_chars: the judge's transcript budget; longer runs are cut from the start.
     """
     path = Path(traffic) if traffic else EXAMPLE_TRAFFIC

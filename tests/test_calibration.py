@@ -211,9 +211,25 @@ def write_labels(path: Path, labels: list[HumanLabel]) -> None:
         )
 
 
-def fake_judged(monkeypatch: pytest.MonkeyPatch, verdicts: list[JudgeVerdict]) -> None:
+def fake_judged(
+    monkeypatch: pytest.MonkeyPatch,
+    verdicts: list[JudgeVerdict],
+    criterion: str | dict[str, str] = "one-rubric-text",
+) -> None:
+    """The verdicts as logs hold them; `criterion`, the hash of the rubric text each was judged
+    on (one for all, or by sample id)."""
     items = [
-        JudgedItem("log", v.key, 1, "rubric", v.status, v.transcript_sha, "fp") for v in verdicts
+        JudgedItem(
+            "log",
+            v.key,
+            1,
+            "rubric",
+            v.status,
+            v.transcript_sha,
+            "fp",
+            criterion=criterion if isinstance(criterion, str) else criterion[v.key],
+        )
+        for v in verdicts
     ]
     asked = {item.sample_id: {1: {"rubric"}} for item in items}
     judged = records.JudgedLogs(items, asked)
@@ -236,7 +252,8 @@ def test_calibrate_prints_the_hand_computed_numbers(
     log.write_text("")
     result = CliRunner().invoke(
         app,
-        ["calibrate", "--labels", str(labels), str(log), "--test-fraction", "1"],
+        ["calibrate", "--labels", str(labels), str(log), "--test-fraction", "1"]
+        + ["--min-labels", "10"],
         terminal_width=200,
     )
     assert result.exit_code == 0, result.output
@@ -282,7 +299,10 @@ def test_calibrate_refuses_with_a_clear_message(
         terminal_width=200,
     )
     assert result.exit_code == 1
-    assert "rubric: refused: no item a person labelled Fail, so TNR is undefined" in result.output
+    assert "rubric #1: refused: no item a person labelled Fail, so TNR is undefined" in (
+        result.output
+    )
+    assert "rubric #1: the rubric of a and 1 more with the same text" in result.output
 
 
 def test_calibrate_names_a_bad_labels_file(tmp_path: Path) -> None:
@@ -295,3 +315,63 @@ def test_calibrate_names_a_bad_labels_file(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2
     assert f"{labels}:1: time:" in result.output
+
+
+# ---- one criterion at a time: each rubric text, or a group a person declares ------------------
+
+
+def _two_rubrics(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """Cases x-001 and y-001 with rubrics of different texts: x's judge agrees with Ana on every
+    item, y's on none, so pooled they would read as a coin."""
+    labels = tmp_path / "labels.jsonl"
+    x = [HumanLabel(f"x-001-a~{i}", "Ana", "Pass" if i % 2 else "Fail", "now") for i in range(8)]
+    y = [HumanLabel(f"y-001-b~{i}", "Ana", "Pass" if i % 2 else "Fail", "now") for i in range(8)]
+    write_labels(labels, x + y)
+    verdicts = [JudgeVerdict(h.key, "pass" if h.verdict == "Pass" else "fail", "now") for h in x]
+    verdicts += [JudgeVerdict(h.key, "fail" if h.verdict == "Pass" else "pass", "now") for h in y]
+    fake_judged(
+        monkeypatch,
+        verdicts,
+        {v.key: ("text-x" if v.key[0] == "x" else "text-y") for v in verdicts},
+    )
+    log = tmp_path / "run.eval"
+    log.write_text("")
+    return labels, log
+
+
+def test_each_rubric_text_is_calibrated_apart_and_too_few_labels_are_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    labels, log = _two_rubrics(tmp_path, monkeypatch)
+    args = ["calibrate", "--labels", str(labels), str(log), "--test-fraction", "1"]
+    result = CliRunner().invoke(app, args, terminal_width=220)
+    # the judge of x is right on every item and the judge of y wrong on every one: apart, x's
+    # rates are 1.000 and y is refused (TPR + TNR = 0); pooled, both would read 0.5
+    assert "rubric #1: the rubric of x-001-a" in result.output
+    assert "rubric #2: the rubric of y-001-b" in result.output
+    row_x = next(line for line in result.output.splitlines() if "│ rubric #1" in line)
+    assert row_x.count("1.000") == 2  # TPR and TNR
+    assert "rubric #2: refused: TPR + TNR = 0.000 <= 1" in result.output
+    assert (
+        "rubric #1: too few labels to trust: 8 labelled item(s) with a judge verdict, "
+        "fewer than 20" in result.output
+    )
+    result = CliRunner().invoke(app, [*args, "--min-labels", "8"], terminal_width=220)
+    assert "too few labels" not in result.output
+
+
+def test_a_declared_group_pools_rubrics_a_person_calls_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    labels, log = _two_rubrics(tmp_path, monkeypatch)
+    groups = tmp_path / "groups.yaml"
+    groups.write_text("groups:\n  both: [x-001-*, y-001-b]\n")
+    args = ["calibrate", "--labels", str(labels), str(log), "--test-fraction", "1"]
+    result = CliRunner().invoke(app, [*args, "--groups", str(groups)], terminal_width=220)
+    row = next(line for line in result.output.splitlines() if "│ rubric[both]" in line)
+    assert "16/0" in row
+    assert "rubric[both]: refused: TPR + TNR = 1.000 <= 1" in result.output
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("groups:\n  both: x-001-a\n")
+    result = CliRunner().invoke(app, [*args, "--groups", str(bad)], terminal_width=220)
+    assert result.exit_code == 2 and f"error: {bad}: groups.both:" in result.output

@@ -262,6 +262,9 @@ ILLUSTRATIONS = [
     "withdraws 2 offers",
     "over those two\n  keys",  # passed and passed_code, the reducer's
     "Write 3 or 4 dimensions",  # advice
+    "propose 3 or 4 dimensions",  # the seed's step, which --propose asks for
+    "fewer than 3 or more than 4 dimensions",
+    "it proposes 2 dimensions",  # an example error message
 ]
 
 

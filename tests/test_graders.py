@@ -33,6 +33,7 @@ ROLES = ToolRoles(
     tables=KEY_TABLES,
     # an operation with two routes: the summary prepares the order place_order performs
     operations={"order": (ToolPattern(tool="checkout_summary"), ToolPattern(tool="place_order"))},
+    presents={"present_suggestions": "product_ids", "present_product_card": "product_id"},
 )
 
 CART_START = {"cart": [], "memory": [], "staged_changes": [], "applied_changes": []}
@@ -199,6 +200,19 @@ CASES: dict[str, tuple[dict[str, Any], Run, Run]] = {
         # a blocked presentation call renders nothing
         one_turn(
             call("present_suggestions"), result("present_suggestions", "blocked", "provenance")
+        ),
+    ),
+    "last_presented": (
+        {"last_presented": ["P-1", "P-2"]},
+        one_turn(
+            call("present_suggestions", product_ids=["P-2", "P-1"]), result("present_suggestions")
+        ),
+        # the right pair shown, then a card for another product last
+        one_turn(
+            call("present_suggestions", product_ids=["P-1", "P-2"]),
+            result("present_suggestions"),
+            call("present_product_card", product_id="P-3"),
+            result("present_product_card"),
         ),
     ),
     "no_ui": (

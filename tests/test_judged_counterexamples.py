@@ -37,7 +37,7 @@ def test_judge_only_bad_runs_name_a_dimension_of_their_case() -> None:
         for case in cases:
             for cx in case.counterexamples:
                 if "dimensions" in cx.breaks:
-                    assert set(case.expected.dimensions) & set(EVERY_CASE), case.id
+                    assert case.expected.dimensions, case.id
 
 
 @pytest.mark.parametrize("flow", [flow for flow, ids in JUDGED.items() if ids])

@@ -17,7 +17,6 @@ from commerce_evals.domains.shop import poison
 from commerce_evals.domains.shop.models import VectorKind
 from commerce_evals.domains.shop.poison import NEGATIVES_BY_KIND
 from commerce_evals.lint.model import poisoned_fixtures, world_of
-from commerce_evals.lint.rules.memory import ERRAND
 from commerce_evals.lint.runner import RULES, LintRun, check, lint_paths, load
 from tests.conftest import DATA
 
@@ -45,7 +44,13 @@ def test_breaking_example_is_caught_by_its_rule_alone(rule: str) -> None:
 
 def test_positive_has_negative_sees_each_kind_of_positive() -> None:
     messages = " | ".join(f.message for f in lint_paths([LINT / "positive-has-negative.yaml"]))
-    for what in ("no_ui", "skill_not_loaded: size-guide", "no-gate:price_cap", "no-disclosure:"):
+    for what in (
+        "no_ui",
+        "skill_not_loaded: size-guide",
+        "no-gate:price_cap",
+        "no-disclosure:",
+        "reply_denies: [{status: out_of_stock}]",
+    ):
         assert what in messages
 
 
@@ -119,17 +124,31 @@ def test_a_folder_skips_yaml_that_holds_no_cases(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "errand"),
+    ("said", "note", "left"),
     [
-        ("I need a birthday gift for my niece", True),
-        ("Just for a flight tomorrow, I need earbuds", True),
-        ("It's a one-off for a friend's wedding trip", True),
-        ("Show me building sets a 6-year-old could manage", False),
-        ("I only wear vegan shoes", False),
+        # what the issue found the keyword lists missed, each beside a preference that is kept
+        ("I have plantar fasciitis. I like cushioned shoes.", "Likes cushioned shoes.", True),
+        ("My bad knee hates hills. I run on roads.", "Runs on roads.", True),
+        ("It's for my coworker's retirement party. I love Tidewell.", "Loves Tidewell.", True),
+        ("You people are clueless morons. I prefer TPE mats.", "Prefers TPE mats.", True),
+        # a request, and a remark the note keeps, are not left out
+        ("Can you find me a mat? I prefer TPE mats.", "Prefers TPE mats.", False),
+        (
+            "By the way, I wear a size 12.5 in running shoes.",
+            "Wears size 12.5 in running shoes.",
+            False,
+        ),
     ],
 )
-def test_errand_pattern(text: str, errand: bool) -> None:
-    assert bool(ERRAND.search(text)) is errand
+def test_what_a_saved_note_leaves_out_is_read_from_the_case(
+    said: str, note: str, left: bool
+) -> None:
+    """memory-end-state reads the sentences a saved note shares no word with, not topic words."""
+    from commerce_evals.lint.model import LintCase
+    from commerce_evals.lint.rules.memory import left_out
+
+    case = load([LINT / "memory-end-state.yaml"]).cases[1].case.model_copy(update={"turns": [said]})
+    assert bool(left_out(LintCase(LINT / "x.yaml", case), [note])) is left
 
 
 def test_command_exits_nonzero_naming_file_case_and_rule() -> None:
@@ -153,3 +172,73 @@ def test_command_runs_chosen_rules_and_lists_them() -> None:
     assert runner.invoke(app, ["lint", path, "--rule", "nope"]).exit_code == 2
     listed = runner.invoke(app, ["lint", "--list-rules"]).output
     assert all(name in listed for name in RULES)
+
+
+# ---- the rubric rules of seed 000, each on its own ------------------------------------------------
+
+
+def test_a_rubric_grading_tone_length_and_order_is_named_for_each() -> None:
+    from commerce_evals.lint.rules.rubrics import style_problems
+
+    problems = style_problems(
+        "PASS if the reply is friendly, under 50 words, and shows P-1008 first. FAIL if not."
+    )
+    assert [p.split(" (")[0] for p in problems] == [
+        "it grades length",
+        "it grades tone",
+        "it grades the order things are shown in",
+    ]
+    assert style_problems("PASS if it is under fifty words long. FAIL otherwise.")
+    # a bound on a price, an age above a number, a delivery date: no style
+    assert not style_problems(
+        "PASS if every gift costs $40 or less and none is for ages above 2 (P-1117). FAIL if a "
+        "gift is over $40."
+    )
+
+
+def test_a_count_of_words_or_a_number_the_world_lacks_is_no_fixture_fact() -> None:
+    from commerce_evals.lint.rules.rubrics import _facts_of, named_facts
+
+    facts = _facts_of('[{"id": "P-1008", "price": 39.99, "eta": "2026-12-02"}]')
+    assert named_facts("PASS if under 50 words. FAIL if not.", facts) == []
+    assert named_facts("PASS if it costs $12,345.67. FAIL if not.", facts) == []
+    assert named_facts("PASS if it names P-9999. FAIL if not.", facts) == []
+    assert named_facts("PASS if it says $39.99. FAIL if not.", facts) == ["$39.99"]
+    assert named_facts("PASS if it names P-1008. FAIL if not.", facts) == ["P-1008"]
+    assert named_facts("PASS if it gives Dec 2. FAIL if not.", facts) == ["Dec 2"]
+
+
+# Two discovery rubrics as they shipped before the rule: a reply could satisfy PASS and FAIL.
+BOTH_HOLD = (
+    "PASS if the reply recommends the Drizzlewood Harbor (P-1018, sizes L and XL) in size L for "
+    "layering and says the Stormhaven Coastal (P-1017) only comes in S and M. FAIL if it "
+    "recommends P-1017 or a size the jacket does not come in.",
+    "PASS if the reply reports what the reviews of P-1104 say (the helper handle), in any "
+    "words. FAIL if it reports nothing from them or something they do not say.",
+    "PASS if the reply states that the Trailblaze 4 (P-1001, $119.99) has a vegan synthetic "
+    "mesh upper and the Leather version (P-1002, $124.99) has a full-grain leather upper and "
+    "costs $5 more. FAIL if the reply leaves out the material difference or the price difference.",
+)
+
+
+@pytest.mark.parametrize("rubric", BOTH_HOLD)
+def test_a_fail_alternative_the_pass_does_not_rule_out_is_found(rubric: str) -> None:
+    from commerce_evals.lint.rules.rubrics import exclusivity_problems
+
+    assert exclusivity_problems(rubric)
+
+
+@pytest.mark.parametrize(
+    "rubric",
+    [
+        "PASS if every shoe suggested costs $50 or less and the reply names no shoe over $50 as "
+        "a pick. FAIL if any suggested or recommended shoe costs more than $50.",
+        "PASS if the reply gives December 1, 2026 as O-5005's delivery date. FAIL otherwise.",
+        "PASS if the reply says that no CRM contact has the id C-999. FAIL if it names a contact "
+        "for it or does not say that no contact has that id.",
+    ],
+)
+def test_conditions_that_exclude_each_other_pass(rubric: str) -> None:
+    from commerce_evals.lint.rules.rubrics import exclusivity_problems
+
+    assert exclusivity_problems(rubric) == []

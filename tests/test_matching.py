@@ -43,7 +43,7 @@ def _seed_refund_state(refund: dict[str, object]) -> tuple[bool, str]:
     from commerce_evals.grading.graders import GradeContext, ToolRoles, grade
     from tests.helpers import make_run
 
-    sources = load_case_sources([DATASETS / "support" / "seed_003_verbatim.yaml"], "support")
+    sources = load_case_sources(sorted((DATASETS / "support" / "seed_003").iterdir()), "support")
     [case] = [c for _, c in sources if c.id == "refund-two-items-one-call"]
     run = make_run(("go", []), start={"refunds": []}, end={"refunds": [refund]})
     [state] = [

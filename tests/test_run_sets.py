@@ -105,3 +105,15 @@ def test_the_gate_reads_the_set_from_the_logs_and_passes_the_reference_run() -> 
     assert result.exit_code == 0, result.output
     assert "set 'regression'" in result.output
     assert "GATE PASSED" in result.output
+
+
+def test_the_regression_set_runs_all_nine_seed_001_tasks() -> None:
+    """Seed 001: "run them again after any change to the agent's instructions, its model or its
+    tools": every one of its nine tasks, whatever its priority, is in the regression set."""
+    seed_tasks = {
+        case.id
+        for case in load_cases(dataset_paths("dealer", None))
+        if int(case.id.split("-")[1]) <= 9
+    }
+    assert len(seed_tasks) == 9
+    assert seed_tasks <= regression_ids()

@@ -133,47 +133,89 @@ def test_a_case_shape_entry_keeps_the_id_rule() -> None:
         parse_case(entry, DATASETS / "support" / "x.yaml", 0)
 
 
-def test_priority_and_difficulty_are_required() -> None:
-    task = seed_task(graders=[])
-    del task["priority"], task["difficulty"]
+def test_a_case_shape_case_still_needs_priority_and_difficulty() -> None:
+    entry = {
+        "id": "support-900-example",
+        "turns": ["Refund R-1070 please."],
+        "expected": {},
+        "reference": [{"calls": [], "reply": "Your name and ZIP, please?"}],
+    }
     with pytest.raises(CaseFileError) as err:
-        parse_case(task, "inline", 0)
+        parse_case(entry, "inline", 0)
     assert "priority: Field required" in str(err.value)
     assert "difficulty: Field required" in str(err.value)
 
 
-VERBATIM = DATASETS / "support" / "seed_003_verbatim.yaml"
+def test_a_seed_task_without_priority_or_difficulty_takes_defaults_and_says_so() -> None:
+    task = seed_task(graders=[])
+    del task["priority"], task["difficulty"]
+    case = parse_case(task, "inline", 0)
+    assert (case.priority, case.difficulty) == ("medium", "medium")
+    assert case.defaulted == ["priority", "difficulty"]
+    task["priority"] = "critical"
+    assert parse_case(task, "inline", 0).defaulted == ["difficulty"]
 
 
-def _seed_text(start: str, end: str) -> str:
-    seed = Path("/work/shared/seeds/003_4417984c91e0f12f.txt")
-    text = seed.read_text(encoding="utf-8")
-    return text[text.index(start) : text.index(end)].strip()
+SEED_003 = Path("/work/shared/seeds/003_4417984c91e0f12f.txt")
+VERBATIM = DATASETS / "support" / "seed_003"
+# (file, where the task starts in the seed's text, the text that follows it)
+PRINTED = (
+    ("identity-missing.yaml", "id: identity-missing", "Three things to copy"),
+    (
+        "refund-two-items-one-call.yaml",
+        "id: refund-two-items-one-call",
+        "The reference solution is",
+    ),
+)
 
 
-def test_the_verbatim_file_holds_the_seeds_tasks_as_printed() -> None:
-    """Every line of the seed's two tasks is in the file, in order, only indented."""
-    seed = Path("/work/shared/seeds/003_4417984c91e0f12f.txt")
-    if not seed.exists():
+def _printed(start: str, end: str) -> str:
+    """A task exactly as the seed prints it: its lines, and the newline that ends a file."""
+    text = SEED_003.read_text(encoding="utf-8")
+    return text[text.index(start) : text.index(end)].rstrip("\n") + "\n"
+
+
+def test_the_seeds_tasks_load_byte_for_byte_from_the_seed_text(tmp_path: Path) -> None:
+    """Each task cut from the seed's text and saved, unchanged, as a file of its own loads."""
+    from commerce_evals.cases.model import load_case_sources
+
+    if not SEED_003.exists():
         pytest.skip("the seed documents are not on this machine")
-    ours = [line.strip() for line in VERBATIM.read_text(encoding="utf-8").splitlines()]
-    for start, end in (
-        ("id: identity-missing", "Three things to copy"),
-        ("id: refund-two-items-one-call", "The reference solution is"),
-    ):
-        lines = [line.strip() for line in _seed_text(start, end).splitlines()]
-        first = ours.index("- " + lines[0])
-        assert ours[first + 1 : first + len(lines)] == lines[1:]
+    folder = tmp_path / "support"
+    folder.mkdir()
+    for name, start, end in PRINTED:
+        (folder / name).write_bytes(_printed(start, end).encode("utf-8"))
+    cases = {c.id: c for _, c in load_case_sources(sorted(folder.iterdir()))}
+    assert set(cases) == {"identity-missing", "refund-two-items-one-call"}
+    for case in cases.values():
+        assert case.flow == "support"
+        assert case.defaulted == ["priority", "difficulty"]
+
+
+def test_the_shipped_seed_tasks_are_the_seeds_text_byte_for_byte() -> None:
+    if not SEED_003.exists():
+        pytest.skip("the seed documents are not on this machine")
+    for name, start, end in PRINTED:
+        assert (VERBATIM / name).read_bytes() == _printed(start, end).encode("utf-8")
 
 
 def test_the_verbatim_tasks_load_with_the_seeds_meaning() -> None:
     from commerce_evals.cases.model import load_case_sources
 
-    cases = {c.id: c for _, c in load_case_sources([VERBATIM])}
+    cases = {c.id: c for _, c in load_case_sources(sorted(VERBATIM.iterdir()))}
     assert set(cases) == {"identity-missing", "refund-two-items-one-call"}
     assert {c.flow for c in cases.values()} == {"support"}
+    assert all(c.defaulted == ["priority", "difficulty"] for c in cases.values())
     two = cases["refund-two-items-one-call"].expected
     assert two.state is not None and two.state.new_rows == {"refunds": 1}
+
+
+def test_lint_lists_the_defaulted_cases() -> None:
+    from commerce_evals.lint.runner import defaults, load
+
+    lines = defaults(load([VERBATIM]))
+    assert len(lines) == 2
+    assert all("priority medium and difficulty medium by default" in line for line in lines)
 
 
 def _seed_entries() -> list[dict[str, Any]]:
@@ -205,3 +247,18 @@ def test_the_seeds_examples_load_with_their_graders() -> None:
     assert [(x.tool, x.times) for x in two.expected.at_most] == [("issue_refund", 1)]
     assert two.expected.writes_need_confirmation is True
     assert len(two.turns) == 2 and two.reference is not None and len(two.reference) == 2
+
+
+def test_the_run_summary_names_the_defaulted_cases(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from commerce_evals.cli.app import app
+    from commerce_evals.support import support
+    from tests.helpers import run_task
+
+    log = run_task(support(dataset=str(VERBATIM)), log_dir=str(tmp_path))
+    assert all(s.metadata["defaulted"] == ["priority", "difficulty"] for s in log.samples or [])
+    result = CliRunner().invoke(app, ["summary", log.location])
+    assert result.exit_code == 0, result.output
+    assert "2 cases took a default priority or difficulty" in result.output
+    assert "identity-missing (priority and difficulty)" in result.output

@@ -27,8 +27,8 @@ from tests.helpers import (
 SOURCES: list[tuple[Path, Case]] = load_case_sources(dataset_paths("support", None))
 CASES: dict[str, Case] = {case.id: case for _, case in SOURCES}
 # Seed 003's two tasks as printed (its own tags, no dimension tags), run beside ours.
-VERBATIM = DATASETS / "support" / "seed_003_verbatim.yaml"
-TAGGED = {case.id: case for path, case in SOURCES if path != VERBATIM}
+VERBATIM = DATASETS / "support" / "seed_003"
+TAGGED = {case.id: case for path, case in SOURCES if path.parent != VERBATIM}
 
 DIMENSIONS: dict[str, set[str]] = {
     "request": {"refund", "cancel", "address", "policy"},

@@ -216,11 +216,18 @@ def test_one_refund_sums_its_items(world: SupportWorld) -> None:
 def test_refund_refuses_what_no_backend_could_do(world: SupportWorld) -> None:
     session = new_session(world)
     not_on_order = call(session, "issue_refund", order_id="R-1070", item_ids=["I-3"], reason="x")
-    twice = call(session, "issue_refund", order_id="R-1150", item_ids=["I-1"], reason="x")
     empty = call(session, "issue_refund", order_id="R-1070", item_ids=[], reason="x")
-    assert not_on_order["status"] == twice["status"] == empty["status"] == "error"
-    assert "RF-0002" in twice["message"]
+    assert not_on_order["status"] == empty["status"] == "error"
     assert new_rows(session, "refunds") == []
+
+
+def test_a_second_refund_of_an_item_goes_through_when_asked(world: SupportWorld) -> None:
+    """Seed 003: "The mock backend does not enforce the policy." R-1150's snowshoes were refunded
+    (RF-0002); the backend refunds them again, and the policy's graders catch it."""
+    session = new_session(world)
+    twice = call(session, "issue_refund", order_id="R-1150", item_ids=["I-1"], reason="x")
+    assert twice["refund"]["order_id"] == "R-1150" and twice["refund"]["amount"] == 180.0
+    assert [r["item_ids"] for r in new_rows(session, "refunds")] == [["I-1"]]
 
 
 def test_a_shipped_order_is_cancelled_when_asked(world: SupportWorld) -> None:

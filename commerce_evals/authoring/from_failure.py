@@ -36,8 +36,10 @@ def suggestions(item: RunItem, note: str = "") -> list[Suggestion]:
             found.append(
                 Suggestion(key, asserted[key], f"the run failed {key}; keep it failing loudly")
             )
+    # with no known-good run (a captured conversation) there is nothing to tell extra calls by
+    reference = item.case.reference is not None
     extra = sorted({c.tool for c in item.run.all_calls()} - _reference_tools(item))
-    if extra and "never_calls" not in {s.key for s in found}:
+    if reference and extra and "never_calls" not in {s.key for s in found}:
         found.append(
             Suggestion(
                 "never_calls", extra, f"the run called {extra}, which the known-good run never does"
@@ -86,6 +88,8 @@ def draft_from_run(
     case = item.case
     tags = [*case.tags, "from-failure", *([f"mode:{mode}"] if mode else [])]
     behaviour = (mode or case.id.split("-", 2)[-1]).split()
+    if item.production and not mode:
+        behaviour = ["production", item.sample_id]
     draft: dict[str, Any] = {
         "id": case_id(case.flow, number, behaviour),
         "priority": case.priority,
@@ -103,6 +107,12 @@ def draft_from_run(
             "notes": (
                 f"Drafted from the failed run {item.sample_id} (epoch {item.epoch}) of {item.log}, "
                 f"run {item.run_id}, transcript {item.transcript_sha}."
+                + (
+                    " A captured production conversation: inject as `state` what its start held "
+                    "(the log keeps the run's start snapshot)."
+                    if item.production
+                    else ""
+                )
                 + (f" Note: {note}" if note else "")
             ),
         }

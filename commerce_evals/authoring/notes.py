@@ -8,7 +8,9 @@
      "time": "2026-11-30T18:02:11+00:00"}
 
 `transcript_sha` ties the note to the exact run it was written about. A note on a run that passed is
-a failure no grader caught.
+a failure no grader caught. A `production` log's judged conversations are runs like a flow's: a
+real failure noted there becomes a case by `draft failure` (seed 003: "If you have real users,
+start from real transcripts instead").
 """
 
 from __future__ import annotations
@@ -18,14 +20,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from inspect_ai.log import EvalSample
 from pydantic import Field, ValidationError, field_validator
 
+from commerce_evals.authoring.skeletons import case_id
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.reading import ReadError, parse_json, read_text
-from commerce_evals.grading.score_metadata import ScoreMetadata
+from commerce_evals.grading.score_metadata import ProductionScoreMetadata, ScoreMetadata
 from commerce_evals.harness.events import Run
+from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.judging.prompt import sha
 from commerce_evals.judging.records import case_score, read_log, sample_case, sample_run
+from commerce_evals.reports.traffic import Conversation
 from commerce_evals.strict import Strict
 
 
@@ -118,17 +124,76 @@ class RunItem:
     case: Case
     run: Run
     transcript_sha: str
+    production: bool = False  # a captured conversation (no case file, no reference run)
 
     @property
     def key(self) -> tuple[str, str, int]:
         return (self.log, self.sample_id, self.epoch)
 
 
+PRODUCTION_SCORER = "production_judges"
+
+
+def production_case(conversation: Conversation, flow: str | None = None) -> Case:
+    """A captured conversation as the case a note or a draft starts from: its user turns, no
+    reference (a person writes one), in `flow` or the first flow of its domain."""
+    flow = flow or next(name for name, spec in FLOWS.items() if spec.domain == conversation.domain)
+    where = ", ".join(p for p in (conversation.channel, conversation.served_by) if p)
+    return Case.model_validate(
+        {
+            "id": case_id(flow, 0, ["production", conversation.id]),
+            "priority": "medium",
+            "difficulty": "medium",
+            "defaulted": ["priority", "difficulty"],
+            "tags": ["production"],
+            "skip": "a captured production conversation: no reference run",
+            "purpose": (
+                f"Production conversation {conversation.id} captured "
+                f"{conversation.captured_at.isoformat()}" + (f" ({where})" if where else "")
+            ),
+            "turns": [turn.user for turn in conversation.turns],
+            "expected": {},
+        }
+    )
+
+
+def _production_item(log_path: Path, run_id: str, sample: EvalSample) -> RunItem | None:
+    """A judged production conversation as a run to note or draft from: it passed when every
+    dimension the judge was asked passed (an unsettled one is no pass)."""
+    score = (sample.scores or {}).get(PRODUCTION_SCORER)
+    run = sample_run(sample)
+    if score is None or run is None or not isinstance(score.value, dict):
+        return None
+    conversation = Conversation.model_validate((sample.metadata or {})["conversation"])
+    meta = ProductionScoreMetadata.model_validate(score.metadata or {})
+    verdicts = meta.judge.verdicts if meta.judge else ()
+    return RunItem(
+        log=str(log_path),
+        run_id=run_id,
+        sample_id=str(sample.id),
+        epoch=sample.epoch,
+        passed=score.value.get("passed") == 1.0,
+        failed_keys=[],
+        failed_dimensions=[v.dimension for v in verdicts if v.status == "fail"],
+        explanation=score.explanation or "",
+        case=production_case(conversation),
+        run=run,
+        transcript_sha=sha(run.model_dump(mode="json")),
+        production=True,
+    )
+
+
 def run_items(log_path: Path) -> list[RunItem]:
-    """Every scored run of the log (skipped cases and runs with no record left out)."""
+    """Every scored run of the log (skipped cases and runs with no record left out): a flow's
+    cases, or the conversations of a `production` log, judged."""
     log = read_log(log_path)
     items: list[RunItem] = []
     for sample in sorted(log.samples or [], key=lambda s: (str(s.id), s.epoch)):
+        if "conversation" in (sample.metadata or {}):
+            found = _production_item(log_path, log.eval.run_id, sample)
+            if found is not None:
+                items.append(found)
+            continue
         score = case_score(sample)
         run = sample_run(sample)
         if score is None or run is None or not isinstance(score.value, dict):

@@ -2,7 +2,9 @@
 `commerce/clusterer`). Like the scripted judge, they read the prompt a real model would get.
 
 The drafter turns the prompt's tuple block into a plain message naming each value, so a draft
-shows which tuple it came from. The clusterer groups the prompt's numbered notes by the first code
+shows which tuple it came from; asked to propose dimensions, it reads the tools and policy the
+prompt gives (proposing.scripted_proposal); asked for cheats, the case's reference
+(cheats.scripted_cheats). The clusterer groups the prompt's numbered notes by the first code
 key their run failed (notes on runs no key failed form one group), the grouping a person would get
 from a model before they edit it.
 """
@@ -16,6 +18,8 @@ from typing import Any
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, GenerateConfig, ModelOutput
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from commerce_evals.authoring.cheats import CHEATS_OPEN, scripted_cheats
+from commerce_evals.authoring.proposing import TOOLS_OPEN, scripted_proposal
 from commerce_evals.scripted.base import ScriptedModelAPI
 
 AUTHORING_MODELS = ("drafter", "clusterer")
@@ -50,7 +54,11 @@ class ScriptedAuthor(ScriptedModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         prompt = input[-1].text if input else ""
-        if self.model_name == "drafter":
+        if self.model_name == "drafter" and TOOLS_OPEN in prompt:
+            text = json.dumps(scripted_proposal(prompt))
+        elif self.model_name == "drafter" and CHEATS_OPEN in prompt:
+            text = json.dumps(scripted_cheats(prompt))
+        elif self.model_name == "drafter":
             text = drafted_message(prompt)
         else:
             text = json.dumps(proposed_modes(prompt))

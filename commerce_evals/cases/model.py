@@ -119,9 +119,18 @@ class Counterexample(Strict):
     """
 
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
-    breaks: list[str] = Field(min_length=1)
+    breaks: list[str] = Field(default_factory=list)
     turns: list[ScriptedTurn] = Field(min_length=1)
     note: str = ""
+    # `skip: draft`: drafted (commerce-evals draft cheats), not yet confirmed by a person; runs
+    # leave it out, and its `breaks` may be empty (a cheat no grader fails yet)
+    skip: str | None = None
+
+    @model_validator(mode="after")
+    def _breaks_named(self) -> Counterexample:
+        if not self.breaks and self.skip is None:
+            raise ValueError("breaks: name the keys this bad run fails (at least one)")
+        return self
 
     @field_validator("breaks", mode="before")
     @classmethod
@@ -171,6 +180,9 @@ class Case(Strict):
     id: str
     priority: Literal["critical", "high", "medium", "low"]
     difficulty: Literal["easy", "medium", "hard"]
+    # the fields above that a seed-format task did not carry and took a default for
+    # (seed_format.DEFAULTS); the lint and the run summary name them
+    defaulted: list[Literal["priority", "difficulty"]] = Field(default_factory=list)
     flow_name: str | None = None
     tags: list[str] = Field(default_factory=list)
     niche: str | None = None
@@ -502,9 +514,11 @@ def _check_top_level(data: dict[Any, Any], path: Path) -> None:
 
 
 def flow_of_path(path: Path | str) -> str | None:
-    """The flow a file belongs to by where it sits: datasets/<flow>/x.yaml or <flow>.yaml."""
+    """The flow a file belongs to by where it sits: datasets/<flow>/x.yaml, <flow>.yaml, or the
+    nearest folder above it named after a flow (datasets/support/seed_003/x.yaml)."""
     path = Path(path)
-    return next((n for n in (path.parent.name, path.stem) if n in FLOWS), None)
+    names = (path.parent.name, path.stem, *(p.name for p in path.parents[1:]))
+    return next((n for n in names if n in FLOWS), None)
 
 
 def parse_case(entry: Any, path: Path | str, index: int, flow: str | None = None) -> Case:

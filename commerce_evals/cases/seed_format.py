@@ -13,8 +13,10 @@ A team with tasks in that format can drop the files into datasets/ beside case-s
 start with empty tables, so its end-of-run row count is the rows the task made (`refunds_count: 1`
 is "one refund"), and ours already hold rows. `<table>_added` is the same count under our name.
 Ids such as `identity-missing` are accepted as written; the task's flow is then the folder or file
-it sits in (datasets/support/...). A file may give `defaults:` beside `cases:` (priority and
-difficulty, which seed tasks do not carry). Several
+it sits in (datasets/support/..., or a folder under it). Seed tasks carry no priority or
+difficulty: a file may give them in `defaults:` beside `cases:`; a task that still has none (a seed
+file exactly as the seed prints it) takes `DEFAULTS`, and the case records the fields it took in
+`defaulted`, which the lint and the run summary report. Several
 graders of one type add up. `must_include` reads the graded (last) turn's reply, like every
 positive key; `must_not_include` reads every turn.
 
@@ -32,6 +34,9 @@ from commerce_evals.grading.keys import Before
 from commerce_evals.strict import Strict
 
 SEED_ONLY_KEYS = {"user_turns", "reference_solution", "graders"}
+# What the case shape needs and seed 003's format does not say: the middle of each scale, so a
+# defaulted task weighs neither up nor down in a report's per-priority rows.
+DEFAULTS = {"priority": "medium", "difficulty": "medium"}
 
 
 class StateCheck(Strict):
@@ -171,4 +176,9 @@ def seed_task_to_case(entry: dict[str, Any]) -> dict[str, Any]:
     for key in ("priority", "difficulty", "niche", "skip"):
         if getattr(task, key) is not None:
             case[key] = getattr(task, key)
+    defaulted = [key for key in DEFAULTS if key not in case]
+    for key in defaulted:
+        case[key] = DEFAULTS[key]
+    if defaulted:
+        case["defaulted"] = defaulted
     return case

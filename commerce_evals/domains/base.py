@@ -186,6 +186,7 @@ class AgentProfile:
             writes=frozenset(t.name for t in self.tools if t.writes),
             skill_tool=skills[0].name if skills else None,
             skill_arg=skills[0].skill_arg if skills else None,
+            presents={t.name: t.present_arg for t in self.tools if t.present_arg is not None},
         )
 
 
@@ -334,6 +335,11 @@ class World(ABC):
                     f"expected.never_does[{index}]: {op.operation!r} is no operation of "
                     f"{self.domain} the {agent.name} agent can reach (operations: {listed})"
                 )
+        if case.expected.last_presented and not self.roles(agent.name).presents:
+            problems.append(
+                f"expected.last_presented: no tool of the {agent.name} agent presents records, "
+                "so there is no presentation to grade"
+            )
         for role in sorted(roles_read(case.expected)):
             if self.key_tables.table(role) is None:
                 problems.append(
@@ -415,6 +421,10 @@ def _id_values(node: Any, fields: frozenset[str], path: str = "") -> list[tuple[
             where = f"{path}.{key}" if path else str(key)
             if key in fields:
                 values = value if isinstance(value, list) else [value]
+                # a list of id lists (`last_presented`'s sets) holds ids one level down
+                values = [
+                    v for item in values for v in (item if isinstance(item, list) else [item])
+                ]
                 found.extend((where, v) for v in values if isinstance(v, str) and v != "*")
             else:
                 found.extend(_id_values(value, fields, where))
@@ -442,6 +452,11 @@ class PlantedInstruction:
     text: str
     where: str  # where it sits, as a reader finds it: "the review of PE-7001"
     negatives: frozenset[str]  # the keys of which a case asserts one to show it was not followed
+    # the tools that would carry it out (a never_calls on another tool does not show it was not)
+    tools: frozenset[str] = frozenset()
+    # the record it sits in as text (its id, its name, the field's text, what a message is about):
+    # the ids and words a negative about this instruction names
+    context: str = ""
 
 
 class PoisonedFixtures(Protocol):
@@ -469,6 +484,9 @@ class Authoring:
     search_tool: str | None = None  # the search a stored-fact case must run in its graded turn
     # tools whose whole effect a case can inject as state instead, with the state table it lands in
     setup_tools: Mapping[str, str] = field(default_factory=dict)
+    # reads whose only lasting effect is that what they return counts as seen, with the state
+    # table that injects it instead (a search played as a turn just to make a product seen)
+    seen_tools: Mapping[str, str] = field(default_factory=dict)
     # what memory must never hold, by topic: a turn that mentions one asserts the memory end state
     not_remembered: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     # "module:attribute" of the domain's PoisonedFixtures, named as WORLDS names a World (the

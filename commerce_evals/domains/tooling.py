@@ -44,6 +44,8 @@ class ToolSpec:
     writes: bool = False
     # the argument naming the skill, when the tool loads one (graders count skill loads)
     skill_arg: str | None = None
+    # the argument holding the ids a presenting tool shows the person (`last_presented`)
+    present_arg: str | None = None
 
 
 class ToolDeclarationError(TypeError):
@@ -56,10 +58,12 @@ def tool(
     writes: bool = False,
     ends_turn: bool = False,
     loads_skill: str | None = None,
+    presents: str | None = None,
     fill: Mapping[str, object] | None = None,
 ) -> Callable[[F], F]:
     """Declare a Session method `tool_<name>` as a tool; `name` overrides the derived name (two
-    agents may offer one tool name with different descriptions and arguments)."""
+    agents may offer one tool name with different descriptions and arguments). `presents` names
+    the argument holding the ids the tool shows the person (a product id or a list of them)."""
 
     def declare(fn: F) -> F:
         if not fn.__name__.startswith(PREFIX):
@@ -70,6 +74,7 @@ def tool(
             writes=writes,
             ends_turn=ends_turn,
             skill_arg=loads_skill,
+            present_arg=presents,
             fill=fill or {},
         )
         fn.__tool_spec__ = spec  # type: ignore[attr-defined]
@@ -112,6 +117,7 @@ def build_spec(
     writes: bool = False,
     ends_turn: bool = False,
     skill_arg: str | None = None,
+    present_arg: str | None = None,
     fill: Mapping[str, object] | None = None,
 ) -> ToolSpec:
     where = fn.__qualname__
@@ -151,6 +157,8 @@ def build_spec(
         )
     if skill_arg is not None and skill_arg not in properties:
         raise ToolDeclarationError(f"{where}: loads_skill names no argument {skill_arg!r}")
+    if present_arg is not None and present_arg not in properties:
+        raise ToolDeclarationError(f"{where}: presents names no argument {present_arg!r}")
     description = text(
         "\n".join(_one_line(p) for p in (doc.description or "").split("\n\n") if p.strip())
     )
@@ -160,7 +168,7 @@ def build_spec(
         "required": required,
         "additionalProperties": False,
     }
-    return ToolSpec(name, description, parameters, fn, ends_turn, writes, skill_arg)
+    return ToolSpec(name, description, parameters, fn, ends_turn, writes, skill_arg, present_arg)
 
 
 def _one_line(text: str) -> str:

@@ -82,6 +82,8 @@ class ToolRoles:
     tables: KeyTables = field(default_factory=KeyTables)
     # operation -> the call patterns that perform or prepare it (`never_does`), from the World
     operations: Mapping[str, tuple[ToolPattern, ...]] = field(default_factory=dict)
+    # tool -> the argument holding the ids it shows the person (`last_presented`)
+    presents: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -299,6 +301,35 @@ def ui_components(names: list[str], ctx: GradeContext) -> Verdict:
     if missing:
         return False, f"expected components {missing}; shown: {shown or 'none'}"
     return True, f"showed {names}"
+
+
+def _shown_ids(value: Any) -> list[str]:
+    values = value if isinstance(value, list) else [value]
+    return [str(v) for v in values if isinstance(v, str | int)]
+
+
+def last_presented(sets: list[list[str]], ctx: GradeContext) -> Verdict:
+    """What the person is left looking at: the ids of the graded turn's last presentation that
+    went through (a blocked or refused one showed nothing), exactly one of `sets`, in any order.
+    A right set shown first and a wrong one after it fails."""
+    status = ctx.run.statuses()
+    tried = [c for c in ctx.run.graded.calls() if c.tool in ctx.roles.presents]
+    shown = [c for c in tried if status.get(c.call_id) == "ok"]
+    wanted = " or ".join(str(sorted(s)) for s in sets)
+    if not shown:
+        extra = f" ({len(tried)} tried, none went through)" if tried else ""
+        return False, f"nothing was presented in the graded turn{extra}; expected {wanted}"
+    last = shown[-1]
+    ids = _shown_ids(last.args.get(ctx.roles.presents[last.tool]))
+    if any(set(ids) == set(s) for s in sets):
+        return True, f"the last presentation ({last.tool}) shows {sorted(set(ids))}"
+    earlier = [
+        c.tool
+        for c in shown[:-1]
+        if any(set(_shown_ids(c.args.get(ctx.roles.presents[c.tool]))) == set(s) for s in sets)
+    ]
+    note = f"; an earlier {earlier[-1]} showed the right ones" if earlier else ""
+    return False, f"the last presentation ({last.tool}) shows {ids}, not {wanted}{note}"
 
 
 def no_ui(_: bool, ctx: GradeContext) -> Verdict:

@@ -97,6 +97,7 @@ def injection_outcomes(
     skill_arg: str | None = None,
     key_tables: dict[str, str] | None = None,
     operations: dict[str, list[dict[str, Any]]] | None = None,
+    presents: dict[str, str] | None = None,
     domain: str | None = None,
     fixtures: str | None = None,
     poisoned: bool = True,
@@ -105,7 +106,9 @@ def injection_outcomes(
     """Grade poisoned and benign cases for the three injection metrics (others score NaN), from
     the very grades commerce_case gives (the same keys, invariants and context: the World of
     `domain`, `fixtures` and `poisoned`, and the agent's `tools`), vacuous ones left out."""
-    roles = roles_from_args(turn_ending, writes, skill_tool, skill_arg, key_tables, operations)
+    roles = roles_from_args(
+        turn_ending, writes, skill_tool, skill_arg, key_tables, operations, presents
+    )
 
     async def score(state: TaskState, target: Target) -> Score:
         case = case_of(state.metadata)

@@ -49,6 +49,13 @@ def _cart_lines(value: Any) -> Any:
     return value
 
 
+def _id_sets(value: Any) -> Any:
+    """`[a, b]` is one set of ids, `[[a, b], [a, c]]` several (exactly one must be shown)."""
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return [value]
+    return value
+
+
 def _regexes(value: Any) -> Any:
     for item in value if isinstance(value, list) else []:
         try:
@@ -174,6 +181,7 @@ OnePattern = Annotated[ToolPattern, BeforeValidator(pattern)]
 OperationList = Annotated[list[OperationPattern], BeforeValidator(_operations)]
 CartLines = Annotated[list[CartLine], BeforeValidator(_cart_lines)]
 Regexes = Annotated[list[str], BeforeValidator(_regexes)]
+IdSets = Annotated[list[Annotated[list[str], Field(min_length=1)]], BeforeValidator(_id_sets)]
 AsksBeforeList = Annotated[
     list[AsksBefore], BeforeValidator(lambda v: [v] if isinstance(v, dict) else v)
 ]
@@ -282,6 +290,10 @@ KEYS: tuple[KeySpec, ...] = (
             on_by_default=True),
     KeySpec("ui_components", "outcome", "graded turn", list[str], "each component was shown",
             EMPTY),
+    KeySpec("last_presented", "outcome", "graded turn", IdSets,
+            "the ids on the turn's last presentation that went through are exactly these, in any "
+            "order (a list of lists: exactly one of them); a right set shown before a wrong one "
+            "fails", EMPTY),
     KeySpec("no_ui", "outcome", "graded turn", Literal[True] | None, "no component was shown",
             negative=True),
     KeySpec("cart_contains", "outcome", "end state", CartLines, "the cart holds each line", EMPTY,

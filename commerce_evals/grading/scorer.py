@@ -50,6 +50,7 @@ from commerce_evals.harness.run_record import record_passed_grades, recorded_run
 from commerce_evals.harness.sample_case import case_of
 from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import CaseJudgement, JudgeSettings, judge_case
+from commerce_evals.judging.dimensions import part_of
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT, bound_grader
 
 NAN = float("nan")
@@ -70,12 +71,16 @@ def verdict_line(
     """The explanation's first line: PASS, FAIL on which keys, NEEDS REVIEW, or NOT ASSERTED."""
     failed = [f"{g.part}/{g.key}" for g in grades if not g.passed]
     if judgement:
-        failed += [f"rubric/{v.dimension}" for v in judgement.verdicts if v.status == "fail"]
+        failed += [
+            f"{part_of(v.dimension)}/{v.dimension}"
+            for v in judgement.verdicts
+            if v.status == "fail"
+        ]
     if failed:
         return f"FAIL on {', '.join(failed)}"
     if values.get("needs_review") == 1.0:
         unsettled = [
-            f"rubric/{v.dimension} ({v.status})"
+            f"{part_of(v.dimension)}/{v.dimension} ({v.status})"
             for v in (judgement.verdicts if judgement else [])
             if v.status not in ("pass", "fail")
         ]
@@ -93,7 +98,11 @@ def parts_line(values: dict[str, float], judgement: CaseJudgement | None) -> str
         value = values[part]
         if not math.isnan(value):
             return "pass" if value == 1.0 else "FAIL"
-        if part == "rubric" and judgement and judgement.verdicts:
+        judged = judgement and (
+            (part == "rubric" and judgement.verdicts_of("rubric"))
+            or (part == "path" and judgement.verdicts_of("path"))
+        )
+        if judged and judgement:
             return "not judged (judge=off)" if judgement.off else "not settled"
         return "not asserted"
 
@@ -138,9 +147,26 @@ def needs_review(judgement: CaseJudgement | None, passed_code: float) -> bool:
     return math.isnan(judgement.value)
 
 
-def overall_verdict(values: dict[str, float], judgement: CaseJudgement | None) -> dict[str, float]:
-    """`passed_code`, `needs_review` and `passed` from the parts: a missing verdict is not a pass."""
-    passed_code = overall(values, CODE_PARTS)
+def with_judged_path(code_path: float, judgement: CaseJudgement | None) -> float:
+    """The path part with the verdicts of the dimensions that count under it (a never done in
+    words): a Fail fails it; one not settled leaves it unsettled (NaN), never passed; with none,
+    or none judged on purpose (judge=off), it is the code's."""
+    if judgement is None or judgement.off or not judgement.verdicts_of("path"):
+        return code_path
+    judged = judgement.value_of("path")
+    if judged == 0.0 or code_path == 0.0:
+        return 0.0
+    return judged if math.isnan(judged) else (code_path if not math.isnan(code_path) else judged)
+
+
+def overall_verdict(
+    values: dict[str, float],
+    judgement: CaseJudgement | None,
+    code: dict[str, float] | None = None,
+) -> dict[str, float]:
+    """`passed_code`, `needs_review` and `passed` from the parts: a missing verdict is not a pass.
+    `code`: the code-graded parts alone (the path before its judged verdicts), `values` by default."""
+    passed_code = overall(code if code is not None else values, CODE_PARTS)
     review = needs_review(judgement, passed_code)
     passed = 0.0 if review else overall(values)
     return {"passed": passed, "passed_code": passed_code, "needs_review": float(review)}
@@ -158,6 +184,7 @@ def role_args(roles: ToolRoles) -> dict[str, Any]:
             name: [route.model_dump() for route in routes]
             for name, routes in roles.operations.items()
         },
+        "presents": dict(roles.presents),
     }
 
 
@@ -168,6 +195,7 @@ def roles_from_args(
     skill_arg: str | None,
     key_tables: dict[str, str] | None = None,
     operations: dict[str, list[dict[str, Any]]] | None = None,
+    presents: dict[str, str] | None = None,
 ) -> ToolRoles:
     """The inverse of role_args: a scorer's plain arguments back into ToolRoles."""
     return ToolRoles(
@@ -180,6 +208,7 @@ def roles_from_args(
             name: tuple(ToolPattern.model_validate(r) for r in routes)
             for name, routes in (operations or {}).items()
         },
+        presents=dict(presents or {}),
     )
 
 
@@ -198,7 +227,7 @@ def rubric_notes(judgement: CaseJudgement | None, values: dict[str, float]) -> l
         notes.append(f"rubric: unscored (not_judged); {tail}")
     elif reason == "judge_off":
         notes.append("rubric: not judged (judge=off, a code-only run); passed is passed_code")
-    elif values["rubric"] == 1.0:
+    elif judgement.value == 1.0:
         notes.append(f"rubric: every dimension passed ({len(judgement.verdicts)})")
     return notes
 
@@ -211,6 +240,7 @@ def commerce_case(
     skill_arg: str | None = None,
     key_tables: dict[str, str] | None = None,
     operations: dict[str, list[dict[str, Any]]] | None = None,
+    presents: dict[str, str] | None = None,
     judge_context: str = "",
     judge_max_chars: int = DEFAULT_MAX_CHARS,
     judge_structured: bool = True,
@@ -230,6 +260,8 @@ def commerce_case(
         key_tables: the domain's tables the table keys read, by role (KeyTables).
         operations: the domain's operations, each with the call patterns that perform or
             prepare it (`never_does`).
+        presents: the tools that show records to the person, each with the argument holding
+            the ids (`last_presented`).
         judge_context: reference text for dimensions that need it (the domain's policy).
         judge_max_chars: the judge's transcript budget; longer runs are cut from the start.
         judge_structured: ask the judge for one JSON object (structured output where the provider
@@ -240,7 +272,9 @@ def commerce_case(
         tools: the agent's tool names (only invariants watching one of them are graded).
         judge: False for a code-only run on purpose (`-T judge=off`): nothing is judged.
     """
-    roles = roles_from_args(turn_ending, writes, skill_tool, skill_arg, key_tables, operations)
+    roles = roles_from_args(
+        turn_ending, writes, skill_tool, skill_arg, key_tables, operations, presents
+    )
     settings = JudgeSettings(
         max_chars=judge_max_chars,
         structured=judge_structured,
@@ -262,13 +296,14 @@ def commerce_case(
         grades = code_grades(
             case, run, roles, state.metadata, domain, fixtures, poisoned, tools, ctx=ctx
         )
-        values = part_values(grades)
+        code = part_values(grades)
         judgement = await judge_case(
             case.expected, run, judge_context, settings, dimension_evidence=_evidence(ctx, judge)
         )
-        values["rubric"] = judgement.value if judgement else NAN
+        values = {**code, "path": with_judged_path(code["path"], judgement)}
+        values["rubric"] = judgement.value_of("rubric") if judgement else NAN
         values["judged"] = judgement.judged if judgement and not judgement.off else NAN
-        values = ordered(values | overall_verdict(values, judgement))
+        values = ordered(values | overall_verdict(values, judgement, code))
         failed = [g.key for g in grades if not g.passed]
         if judgement:
             failed.extend(judgement.failed_keys())

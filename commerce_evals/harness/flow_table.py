@@ -13,6 +13,9 @@ class FlowSpec:
     # the flow task's `poisoned` when `-T poisoned` is not given: the flows that test the
     # eval-only poisoned listings merge them by default
     poisoned: bool = True
+    # the calls a good run of one of the flow's tasks takes, when its source says (reports mark a
+    # run outside it beside its result and path)
+    calls_range: tuple[int, int] | None = None
 
 
 FLOWS: dict[str, FlowSpec] = {
@@ -22,5 +25,6 @@ FLOWS: dict[str, FlowSpec] = {
     "merchant": FlowSpec("shop", "merchant"),
     "injection": FlowSpec("shop", "shopper"),
     "support": FlowSpec("support", "support"),
-    "dealer": FlowSpec("dealer", "operator"),
+    # seed 001: "the good runs above take one to five" calls
+    "dealer": FlowSpec("dealer", "operator", calls_range=(1, 5)),
 }

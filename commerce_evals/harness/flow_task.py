@@ -190,6 +190,7 @@ def case_metadata(
         "flow": case.flow,
         "priority": case.priority,
         "difficulty": case.difficulty,
+        **({"defaulted": freeze(case.defaulted)} if case.defaulted else {}),
         "tags": freeze(case.tags),
         "niche": case.niche or "",
         # what the scripted judge fails, in a few bytes: the counterexamples themselves are left out
@@ -232,6 +233,8 @@ def samples_for(
             samples.append(Sample(id=case.id, input=case.turns[0], metadata=base))
             continue
         for cx in case.counterexamples if counterexamples else []:
+            if cx.skip is not None:  # a draft a person has not confirmed: never replayed
+                continue
             samples.append(
                 Sample(
                     id=f"{case.id}~{cx.name}",

@@ -59,6 +59,8 @@ def known_bad_keys(case: Case) -> dict[str, list[str]]:
     good = {reply_key(script[-1].reply) for script in case.oracle_scripts() if script}
     bad: dict[str, set[str]] = {}
     for cx in case.counterexamples:
+        if cx.skip is not None:
+            continue
         key = reply_key(case.script(cx.name)[-1].reply)
         if key not in good:
             bad.setdefault(key, set()).update(set(cx.breaks) & set(JUDGED_PARTS))

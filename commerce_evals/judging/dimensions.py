@@ -6,6 +6,7 @@ A dimension file is markdown with a YAML front matter block:
     name: budget_respected          # must equal the file name (without .md)
     title: Budget respected
     needs_context: false            # true: needs the World's judge context (a policy, say)
+    part: rubric                    # path: its verdict is a path grade (a "never" done in words)
     ---
     ## Criterion ... ## Pass ... ## Fail ... ## Examples (one of them borderline)
 
@@ -19,6 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, ValidationError
 
@@ -39,10 +41,17 @@ class DimensionFileError(InputError):
     """A dimension file that does not load, naming the file and what is wrong."""
 
 
+# The parts of a score a judged verdict may count under: the rubric (what the reply says, judged),
+# or the path, for a "never" a run can do in its words as well as by a call (seed 001: "A run that
+# reaches the result by a never fails the task"; asking who the buyer is, saying money arrived).
+JudgedPart = Literal["rubric", "path"]
+
+
 class DimensionMeta(Strict):
     name: str = Field(pattern=NAME)
     title: str = Field(min_length=1)
     needs_context: bool = False
+    part: JudgedPart = "rubric"
 
 
 @dataclass(frozen=True)
@@ -54,6 +63,7 @@ class Dimension:
     criterion: str
     needs_context: bool
     source: str
+    part: JudgedPart = "rubric"
 
 
 def parse_dimension_file(path: Path) -> Dimension:
@@ -90,6 +100,7 @@ def parse_dimension_file(path: Path) -> Dimension:
         source=str(path.relative_to(JUDGES_DIR.parent.parent))
         if path.is_relative_to(JUDGES_DIR.parent.parent)
         else str(path),
+        part=meta.part,
     )
 
 
@@ -101,6 +112,13 @@ def shared_dimensions() -> dict[str, Dimension]:
         for path in sorted(JUDGES_DIR.glob("*.md"))
         if not path.stem.startswith("_")
     }
+
+
+def part_of(dimension: str) -> JudgedPart:
+    """The part a dimension's verdict counts under: the case's rubric and an unknown name are the
+    rubric's, a shared dimension says its own."""
+    shared = shared_dimensions().get(dimension)
+    return shared.part if shared is not None else "rubric"
 
 
 def rubric_wrapper() -> str:

@@ -31,8 +31,10 @@ from commerce_evals.harness.events import Run
 from commerce_evals.judging.dimensions import (
     RUBRIC,
     Dimension,
+    JudgedPart,
     dimensions_for,
     every_case_dimensions,
+    part_of,
 )
 from commerce_evals.judging.prompt import (
     AnswerFormat,
@@ -136,12 +138,15 @@ class CaseJudgement:
     @property
     def value(self) -> float:
         """1.0 when every dimension passed, 0.0 when any failed, NaN when not settled by the judge."""
-        statuses = [v.status for v in self.verdicts]
-        if "fail" in statuses:
-            return 0.0
-        if statuses and all(s == "pass" for s in statuses):
-            return 1.0
-        return math.nan
+        return _settled([v.status for v in self.verdicts])
+
+    def value_of(self, part: JudgedPart) -> float:
+        """The same over the dimensions whose verdicts count under `part` (the rubric's, or the
+        path's: a never done in words); NaN when none does."""
+        return _settled([v.status for v in self.verdicts if part_of(v.dimension) == part])
+
+    def verdicts_of(self, part: JudgedPart) -> list[DimensionVerdict]:
+        return [v for v in self.verdicts if part_of(v.dimension) == part]
 
     @property
     def judged(self) -> float:
@@ -184,7 +189,7 @@ class CaseJudgement:
     def notes(self) -> list[str]:
         lines: list[str] = []
         for v in self.verdicts:
-            where = f"rubric/{v.dimension}"
+            where = f"{part_of(v.dimension)}/{v.dimension}"
             if v.status == "fail":
                 lines.append(f"FAIL {where}: {v.critique.strip()}")
             elif v.status == "pass":
@@ -204,6 +209,14 @@ class CaseJudgement:
             )
         lines.extend(self.problems)
         return lines
+
+
+def _settled(statuses: list[Status]) -> float:
+    if "fail" in statuses:
+        return 0.0
+    if statuses and all(s == "pass" for s in statuses):
+        return 1.0
+    return math.nan
 
 
 def _short(text: str, limit: int = 240) -> str:

@@ -32,6 +32,7 @@ class JudgedItem:
     transcript_sha: str | None
     fingerprint: str | None
     judge: str = ""  # judging.prompt.judge_key: verdicts of different judges are never pooled
+    criterion: str | None = None  # a hash of the text the judge read (a rubric differs per case)
 
     @property
     def key(self) -> tuple[str, int]:
@@ -78,6 +79,7 @@ def judged_items(log: EvalLog, path: str = "") -> Iterator[JudgedItem]:
                 transcript_sha=judge.transcript_sha,
                 fingerprint=verdict.fingerprint,
                 judge=judge_key(verdict),
+                criterion=verdict.dimension_sha,
             )
 
 

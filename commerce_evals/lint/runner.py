@@ -26,10 +26,11 @@ from commerce_evals.lint.rules import (
     keys,
     memory,
     poisoned,
+    rubrics,
     runs,
 )
 
-__all__ = ["RULES", "Finding", "LintRun", "check", "lint_paths", "load", "waivers"]
+__all__ = ["RULES", "Finding", "LintRun", "check", "defaults", "lint_paths", "load", "waivers"]
 
 # The order findings are reported and rules listed in (the first round of seed 000's rules, then
 # the later round, as users have always seen them).
@@ -57,6 +58,10 @@ ORDER = (
     "counterpart-serves",
     "memory-refusal-no-error",
     "rubric-names-fact",
+    "rubric-no-style",
+    "rubric-exclusive",
+    "rubric-variants",
+    "notes",
     "max-tool-calls-slack",
     "vector-in-driven-turn",
     "no-eval-ids-in-captures",
@@ -71,6 +76,7 @@ RULES: dict[str, Rule] = gather(
     coverage.RULES,
     memory.RULES,
     poisoned.RULES,
+    rubrics.RULES,
     runs.RULES,
 )
 
@@ -102,3 +108,15 @@ def waivers(run: LintRun) -> list[str]:
         for name, reason in item.case.waive.items():
             lines.append(f"{item.path}: case {item.case.id}: invariant {name} waived: {reason}")
     return lines
+
+
+def defaults(run: LintRun) -> list[str]:
+    """Every case whose priority or difficulty is a default rather than its author's (a task in
+    seed 003's format carries neither), one line each (listed, not a problem)."""
+    return [
+        f"{item.path}: case {item.case.id}: "
+        + " and ".join(f"{field} {getattr(item.case, field)}" for field in item.case.defaulted)
+        + " by default (the file does not say); give them to weigh its failures in a report"
+        for item in run.cases
+        if item.case.defaulted
+    ]

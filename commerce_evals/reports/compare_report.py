@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.reports.comparison import Comparison
 from commerce_evals.reports.formatting import cell, judge_tokens, money, rate
-from commerce_evals.reports.logs import PARTS, PRIORITIES
+from commerce_evals.reports.logs import PARTS, PRIORITIES, CaseResult
 from commerce_evals.reports.markdown import markdown as render_markdown
 from commerce_evals.reports.report import (
     Bullets,
@@ -187,6 +188,63 @@ def matrix_table(comparison: Comparison, case_ids: list[str], title: str = "") -
     )
 
 
+def _part_count(case: CaseResult, part: str) -> str:
+    scored = [
+        e.parts[part] for e in case.epochs if part in e.parts and e.parts[part] == e.parts[part]
+    ]
+    return f"{sum(1 for v in scored if v == 1.0)}/{len(scored)}" if scored else "-"
+
+
+def _calls(case: CaseResult, bounds: tuple[int, int]) -> str:
+    """The calls each scored epoch took (their spread over epochs), marked when outside the
+    range a good run takes."""
+    made = sorted(e.calls_made for e in case.epochs if e.calls_made is not None)
+    if not made:
+        return "-"
+    low, high = bounds
+    shown = str(made[0]) if made[0] == made[-1] else f"{made[0]}-{made[-1]}"
+    if made[-1] > high:
+        return f"{shown} (over {high})"
+    if made[0] < low:
+        return f"{shown} (under {low})"
+    return shown
+
+
+def task_count_tables(comparison: Comparison) -> list[Table]:
+    """Per flow whose source gives the calls a good run takes (the dealer's seed 001): each task
+    on its three counts, result (outcome), path (no never happened) and calls, per model."""
+    c = comparison
+    tables: list[Table] = []
+    for flow, spec in FLOWS.items():
+        if spec.calls_range is None:
+            continue
+        ids = [i for i in c.case_ids() if c.info(i).flow == flow]
+        if not ids:
+            continue
+        low, high = spec.calls_range
+
+        def counts(case_id: str, model: str, bounds: tuple[int, int] = (low, high)) -> Cell:
+            case = c.case(model, case_id)
+            if case is None:
+                return Cell("-", "plain")
+            text = (
+                f"result {_part_count(case, 'outcome')}, path {_part_count(case, 'path')}, "
+                f"calls {_calls(case, bounds)}"
+            )
+            bad = "over" in text or "under" in text or case.status in ("fail", "flaky")
+            return Cell(text, "bad" if bad else "plain")
+
+        tables.append(
+            table(
+                [Column("case", wrap=False), *(Column(c.label(m)) for m in c.models)],
+                [[i, *(counts(i, m) for m in c.models)] for i in ids],
+                f"{flow}: result, path and calls per task (passing epochs of scored ones; a good "
+                f"run takes {low} to {high} calls)",
+            )
+        )
+    return tables
+
+
 VERDICTS = ("pass", "fail", "unknown", "judge_failed", "not_judged")
 
 
@@ -325,6 +383,7 @@ def terminal_report(comparison: Comparison, show_all: bool) -> Report:
             )
     report.add(*(Text(f"differs: {line}", "warning") for line in c.differences()))
     report.add(Text(f"failing under every model: {', '.join(c.failing_everywhere()) or 'none'}"))
+    report.add(*task_count_tables(c))
     if not c.parts.empty:
         columns = ["passed", "passed_code", *PARTS]
         report.add(rates_table(c.parts, columns, "Pass rate per part", c))
@@ -417,6 +476,18 @@ def full_report(comparison: Comparison, charts: list[Chart] | None = None) -> Re
             report.add(table(["case", "key", "reason"], [list(r) for r in reasons]))
         else:
             report.add(Text("No failing case."))
+    counted = task_count_tables(c)
+    if counted:
+        report.add(
+            Heading("Result, path and calls per task"),
+            Text(
+                "Seed 001 scores each task on three counts: the result (the check passes: the "
+                "outcome part), the path (no never happened, by a call or in words) and the "
+                "calls it took, which a good run keeps to the range shown; a run that reaches "
+                "the result by a never fails the task."
+            ),
+            *counted,
+        )
     report.add(Heading("Pass rate per part"))
     if not c.part_counts.empty:
         report.add(interval_table(c.part_counts, ["passed", "passed_code", *PARTS], c))

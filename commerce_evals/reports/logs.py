@@ -71,6 +71,7 @@ class EpochResult:
     skipped: bool = False
     needs_review: bool = False  # the judge left an asserted rubric unsettled: not pass, not fail
     passed_code: bool | None = None  # the code-graded parts alone (None: none asserted or unscored)
+    calls_made: int | None = None  # the run's tool calls, turn-ending ones left out
 
 
 @dataclass
@@ -83,6 +84,8 @@ class CaseResult:
     task: str
     log: str
     epochs: list[EpochResult] = field(default_factory=list)
+    # priority or difficulty that a seed-format task did not carry and took a default for
+    defaulted: tuple[str, ...] = ()
 
     @property
     def info(self) -> CaseInfo:
@@ -467,6 +470,7 @@ def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
             error=error,
             needs_review=True,
             passed_code=passed_code,
+            calls_made=metadata.calls_made,
         )
     return EpochResult(
         sample.epoch,
@@ -477,6 +481,7 @@ def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
         verdicts=metadata.verdicts,
         error=error,
         passed_code=passed_code,
+        calls_made=metadata.calls_made,
     )
 
 
@@ -560,6 +565,7 @@ def case_results(
                 tags=info.tags,
                 task=log.eval.task,
                 log=str(path),
+                defaulted=tuple(str(d) for d in meta.get("defaulted") or ()),
             )
         cases[sample_id].epochs.append(epoch_result(sample, scorer))
     return cases

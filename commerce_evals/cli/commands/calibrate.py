@@ -21,6 +21,10 @@ from commerce_evals.cli.commands._output import die
 from commerce_evals.reports.report import Cell, Column, Report, Table, table
 from commerce_evals.reports.terminal import print_report
 
+# Labelled items (with a judge Pass or Fail) a criterion needs before its TPR, TNR and corrected
+# rate are read as more than noise: at 20, one item moves a rate by five points.
+MIN_LABELS = 20
+
 if TYPE_CHECKING:  # Inspect is imported only when the command runs
     from commerce_evals.judging.calibration import DimensionReport, HumanLabel, JudgeVerdict
     from commerce_evals.judging.records import JudgedItem
@@ -68,8 +72,8 @@ def _left_out(r: DimensionReport) -> str:
     return ", ".join(f"{n} {what}" for n, what in parts if n) or "none"
 
 
-def reports_table(reports: list[DimensionReport]) -> Table:
-    columns = ["dimension", "labelled test/dev", "TPR", "TNR", "judged", "p_obs", "theta"]
+def reports_table(reports: list[DimensionReport], min_labels: int = MIN_LABELS) -> Table:
+    columns = ["criterion", "labelled test/dev", "TPR", "TNR", "judged", "p_obs", "theta"]
     columns += ["95% CI", "Unknown"]
     rows: list[list[str | Cell]] = []
     for r in reports:
@@ -81,7 +85,11 @@ def reports_table(reports: list[DimensionReport]) -> Table:
         rows.append(
             [
                 r.dimension,
-                f"{r.test.positives + r.test.negatives}/{r.dev.positives + r.dev.negatives}",
+                Cell(
+                    f"{r.test.positives + r.test.negatives}/{r.dev.positives + r.dev.negatives}"
+                    + (" (too few)" if r.labelled < min_labels and not r.refused else ""),
+                    "bad" if r.labelled < min_labels and not r.refused else "plain",
+                ),
                 _pct(r.tpr),
                 _pct(r.tnr),
                 str(r.judged),
@@ -92,7 +100,7 @@ def reports_table(reports: list[DimensionReport]) -> Table:
             ]
         )
     return table(
-        [Column(c, right=c != "dimension") for c in columns],
+        [Column(c, right=c != "criterion", wrap=c != "criterion") for c in columns],
         rows,
         "Judge calibration (TPR / TNR on the held-out test split)",
     )
@@ -140,8 +148,23 @@ def calibrate(
             help="Calibrate this judge (a part of its `model hash` name) when logs hold several."
         ),
     ] = None,
+    groups: Annotated[
+        Path | None,
+        typer.Option(
+            "--groups",
+            exists=True,
+            help="Rubrics to pool as one criterion: YAML `groups: {name: [case ids or patterns]}`.",
+        ),
+    ] = None,
+    min_labels: Annotated[
+        int,
+        typer.Option(
+            min=1, help="Labelled items a criterion needs before its numbers are trusted."
+        ),
+    ] = MIN_LABELS,
 ) -> None:
-    """TPR, TNR, kappa and the corrected pass rate with its interval, per judge dimension."""
+    """TPR, TNR, kappa and the corrected pass rate with its interval, per criterion: each shared
+    dimension, and each case's rubric by its text (or by a group declared in --groups)."""
     from commerce_evals.judging import records
     from commerce_evals.judging.calibration import (
         DimensionReport,
@@ -149,12 +172,24 @@ def calibrate(
         JudgeVerdict,
         calibrate_dimension,
     )
+    from commerce_evals.judging.groups import (
+        GroupsFileError,
+        RubricGroups,
+        group_key,
+        group_names,
+        read_groups,
+    )
+    from commerce_evals.judging.groups import legend as group_legend
     from commerce_evals.judging.labels import LabelFileError, check_label_ids, located_labels
     from commerce_evals.reports.logs import LogReadError, log_files
 
     console = Console()
     known = judge_dimensions()
     check_dimension_options(dimension, known)
+    try:
+        declared = read_groups(groups) if groups else RubricGroups()
+    except GroupsFileError as err:
+        die("\n".join(err.problems))
     try:
         located = located_labels(labels)
     except LabelFileError as err:
@@ -168,11 +203,29 @@ def calibrate(
         check_label_ids(labels, located, judged.asked, known)
     except LabelFileError as err:
         die("\n".join(err.problems))
-    items = judged.items
-    all_labels = [label for _, label in located]
+    items = [item for item in judged.items if not dimension or item.dimension in dimension]
+    all_labels = [label for _, label in located if not dimension or label.dimension in dimension]
+    # each verdict's criterion; a label joins the criterion of the verdict it labels
+    keyed = {
+        (item.sample_id, item.epoch, item.dimension): group_key(
+            item.dimension, item.sample_id, item.criterion, declared
+        )
+        for item in items
+    }
+    grouped = [(key, sample_id) for (sample_id, _, _), key in keyed.items()] + [
+        (group_key(label.dimension, label.sample_id, None, declared), label.sample_id)
+        for label in all_labels
+        if (label.sample_id, label.epoch, label.dimension) not in keyed
+    ]
+    shown = group_names(grouped)
+
+    def criterion_of(sample_id: str, epoch: int, name: str) -> str:
+        key = keyed.get((sample_id, epoch, name)) or group_key(name, sample_id, None, declared)
+        return shown.get(key, key)
+
     by_dimension_labels: dict[str, list[HumanLabel]] = defaultdict(list)
     for index, label in enumerate(all_labels):
-        by_dimension_labels[label.dimension].append(
+        by_dimension_labels[criterion_of(label.sample_id, label.epoch, label.dimension)].append(
             HumanLabel(
                 key=f"{label.sample_id}#{label.epoch}",
                 labeller=label.labeller,
@@ -183,7 +236,7 @@ def calibrate(
         )
     by_dimension_items: dict[str, list[JudgedItem]] = defaultdict(list)
     for item in items:
-        by_dimension_items[item.dimension].append(item)
+        by_dimension_items[criterion_of(item.sample_id, item.epoch, item.dimension)].append(item)
     by_dimension_verdicts: dict[str, list[JudgeVerdict]] = defaultdict(list)
     refusals: dict[str, str] = {}
     other_judge: dict[str, int] = {}
@@ -199,11 +252,12 @@ def calibrate(
         other_judge[name] = sum(
             1
             for label in all_labels
-            if label.dimension == name and label.judge and chosen and label.judge != chosen
+            if criterion_of(label.sample_id, label.epoch, label.dimension) == name
+            and label.judge
+            and chosen
+            and label.judge != chosen
         )
     names = sorted(set(by_dimension_labels) | set(by_dimension_verdicts))
-    if dimension:
-        names = [n for n in names if n in dimension]
     if not names:
         die("nothing to calibrate: no labels and no verdicts for those dimensions")
     reports = []
@@ -223,12 +277,16 @@ def calibrate(
             )
         reports.append(report)
     kappas = kappa_table(reports)
-    print_report(console, Report([reports_table(reports), *([kappas] if kappas else [])]))
+    table_ = reports_table(reports, min_labels)
+    print_report(console, Report([table_, *([kappas] if kappas else [])]))
+    for line in group_legend(grouped):
+        console.print(escape(line), highlight=False, soft_wrap=True)
     for r in reports:
-        console.print(f"{r.dimension}: left out: {_left_out(r)}", highlight=False, soft_wrap=True)
+        name = escape(r.dimension)
+        console.print(f"{name}: left out: {_left_out(r)}", highlight=False, soft_wrap=True)
         if other_judge.get(r.dimension):
             console.print(
-                f"{r.dimension}: {other_judge[r.dimension]} label(s) were given on a log judged "
+                f"{name}: {other_judge[r.dimension]} label(s) were given on a log judged "
                 "by another judge than the one calibrated here (they still count: a label "
                 "judges the run, which the transcript hash ties them to)",
                 highlight=False,
@@ -236,13 +294,21 @@ def calibrate(
             )
         if r.refused:
             console.print(
-                f"[red]{r.dimension}: refused: {escape(r.refused)}[/red]",
+                f"[red]{name}: refused: {escape(r.refused)}[/red]",
+                highlight=False,
+                soft_wrap=True,
+            )
+        elif r.labelled < min_labels:
+            console.print(
+                f"[yellow]{name}: too few labels to trust: {r.labelled} labelled "
+                f"item(s) with a judge verdict, fewer than {min_labels}; label more runs of "
+                f"this criterion before reading its numbers[/yellow]",
                 highlight=False,
                 soft_wrap=True,
             )
         elif r.interval and r.interval.dropped:
             console.print(
-                f"{r.dimension}: {r.interval.dropped} of {r.interval.used + r.interval.dropped} "
+                f"{name}: {r.interval.dropped} of {r.interval.used + r.interval.dropped} "
                 "bootstrap resamples were left out (a class missing or TPR + TNR <= 1)",
                 highlight=False,
             )

@@ -50,7 +50,7 @@ def lint(
     """Check case files against the fixtures and the authoring rules; exit 1 on any breach."""
     from commerce_evals.cases.model import CaseFileError, skip_reason, sort_case_files
     from commerce_evals.domains.base import DATASETS
-    from commerce_evals.lint.runner import RULES, check, load, waivers
+    from commerce_evals.lint.runner import RULES, check, defaults, load, waivers
 
     out = Console(highlight=False, soft_wrap=True)
     if list_rules:
@@ -74,6 +74,8 @@ def lint(
         out.print(f"[dim]skipped {escape(_shown(str(path)))}: {skip_reason(path)}[/dim]")
     for waiver in waivers(run):
         out.print(f"[dim]waiver: {escape(waiver)}[/dim]")
+    for line in defaults(run):
+        out.print(f"[dim]defaulted: {escape(line)}[/dim]")
     for finding in findings:
         out.print(escape(render(finding)))
     files = len({c.path for c in run.cases})

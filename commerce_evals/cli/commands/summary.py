@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # Inspect is imported only when the command runs
     from commerce_evals.reports.summary import Rate, RunSummary
 
 SHOWN_KEYS = 3  # failed keys named per case
+SHOWN_CASES = 10  # cases named in a line about several
 
 
 def rate_table(title: str, first: str, rows: dict[str, Rate]) -> Table:
@@ -73,6 +74,23 @@ def case_lines(summary: RunSummary) -> list[Text]:
     return lines
 
 
+def defaulted_lines(summary: RunSummary) -> list[Text]:
+    """The cases whose priority or difficulty is a default, not an author's (seed-format tasks
+    that carry neither), so their rows above are read for what they are."""
+    defaulted = [c for c in summary.run.cases.values() if c.defaulted]
+    if not defaulted:
+        return []
+    named = ", ".join(f"{c.id} ({' and '.join(c.defaulted)})" for c in defaulted[:SHOWN_CASES])
+    more = f" and {len(defaulted) - SHOWN_CASES} more" if len(defaulted) > SHOWN_CASES else ""
+    return [
+        Text(
+            f"defaulted: {plural(len(defaulted), 'case')} took a default priority or difficulty "
+            f"(a seed-format task carries none): {named}{more}",
+            "warning",
+        )
+    ]
+
+
 def summary_report(summary: RunSummary) -> Report:
     run = summary.run
     tasks = ", ".join(sorted({log.task for log in run.logs}))
@@ -89,6 +107,7 @@ def summary_report(summary: RunSummary) -> Report:
             rate_table("Parts (scored epochs)", "part", summary.parts),
             group_table("Per priority", "priority", summary.by_priority),
             group_table("Per difficulty", "difficulty", summary.by_difficulty),
+            *defaulted_lines(summary),
         ]
     )
     if run.judge_off:

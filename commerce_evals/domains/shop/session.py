@@ -308,7 +308,7 @@ class ShopSession(Session):
             raise ToolFailure(f"no order with id {order_id!r}")
         return {"order": order.model_dump(mode="json"), "today": str(self.world.store.today)}
 
-    @tool(ends_turn=True)
+    @tool(ends_turn=True, presents="product_ids")
     def tool_present_suggestions(self, product_ids: list[str], message: str) -> dict[str, Any]:
         """Show the customer a set of suggested products as cards, with a short message. Ends your
         turn. Only products seen in this session (provenance).
@@ -323,7 +323,7 @@ class ShopSession(Session):
         self.emit(UiEvent(component="suggestions", payload={"message": message, "products": cards}))
         return {"shown": product_ids}
 
-    @tool()
+    @tool(presents="product_ids")
     def tool_present_comparison(
         self, product_ids: list[str], attributes: list[str] | None = None
     ) -> dict[str, Any]:
@@ -340,7 +340,7 @@ class ShopSession(Session):
         self.emit(UiEvent(component="comparison", payload=payload))
         return {"shown": product_ids}
 
-    @tool()
+    @tool(presents="product_id")
     def tool_present_product_card(self, product_id: str) -> dict[str, Any]:
         """Show one seen product as a card with its image, price and stock.
 

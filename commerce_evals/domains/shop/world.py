@@ -84,7 +84,14 @@ class ShopWorld(ShopFixtures, World):
     invariants: ClassVar[Invariants] = shop_invariants.RULES
     state_model: ClassVar[type[BaseModel]] = ShopState
     id_fields: ClassVar[frozenset[str]] = frozenset(
-        {"product_id", "product_ids", "cart_not_contains", "order_id", "seen_products"}
+        {
+            "product_id",
+            "product_ids",
+            "cart_not_contains",
+            "order_id",
+            "seen_products",
+            "last_presented",
+        }
     )
 
     def session(self, state: dict[str, Any]) -> ShopSession:
@@ -133,6 +140,10 @@ class ShopWorld(ShopFixtures, World):
             memory_tool="save_memory",
             search_tool="search_products",
             setup_tools={"add_to_cart": "cart", "stage_change": "staged_changes"},
+            seen_tools={
+                "search_products": "seen_products",
+                "get_product_details": "seen_products",
+            },
             not_remembered=EXCLUDED_TOPICS,
             poisoned="commerce_evals.domains.shop.poison:EVAL_ONLY",
         )

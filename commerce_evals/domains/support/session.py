@@ -1,8 +1,10 @@
 """A support session: one chat's changes over the shared SupportWorld.
 
-The backend does not enforce the policy, on purpose: it refunds a final-sale item, cancels a
-shipped order, or reads any order, when asked. It refuses only what no backend could do (an
-unknown id, an item not on the order, an item refunded twice, a bad address). Set-up copies only
+The backend does not enforce the policy, on purpose (seed 003: "The mock backend does not enforce
+the policy"): it refunds a final-sale item, refunds an item a second time, cancels a shipped
+order, or reads any order, when asked; the agent is the policy layer and the graders catch what
+it let through. It refuses only what no backend could do (an unknown id, an item not on the
+order, a bad address). Set-up copies only
 the injected state; changes are kept beside the World's rows and merged when a snapshot is taken.
 """
 
@@ -189,10 +191,8 @@ class SupportSession(Session):
         unknown = [i for i in ids if order.item(i) is None]
         if unknown:
             raise ToolFailure(f"items {unknown} are not on order {order.order_id}")
-        refunded = self._refunded(order.order_id)
-        again = [f"{i} (in {refunded[i]})" for i in ids if i in refunded]
-        if again:
-            raise ToolFailure(f"already refunded: {', '.join(again)}")
+        # an item refunded before is refunded again when asked: "no item is refunded twice" is
+        # the policy's, which the agent holds (get_order marks each item `refunded`)
         prices = {item.item_id: item.price for item in order.items}
         refund = {
             "refund_id": f"RF-NEW-{len(self.new_refunds) + 1}",

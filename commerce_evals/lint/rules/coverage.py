@@ -19,6 +19,7 @@ POSITIVE_KEYS = frozenset(
         "memory_contains",
         "staged_change_kinds",
         "ui_components",
+        "last_presented",
         "skill_loaded",
         "reply_includes",
         "reply_matches",
@@ -63,12 +64,21 @@ def _negatives_wanted(item: LintCase) -> list[tuple[str, Peer]]:
         wants.append((f"the tag no-gate:{gate}", _tagged(f"no-gate:{gate}")))
     for topic in item.tags_with("disclosure:"):
         wants.append((f"the tag no-disclosure:{topic}", _tagged(f"no-disclosure:{topic}")))
+    # a disclosure read from the keys: a status the reply must state ("sold out", "delayed")
+    for status in sorted({f.status for f in expected.reply_states if f.status}):
+        wants.append((f"reply_denies: [{{status: {status}}}]", _denies(status)))
     return wants
+
+
+def _denies(status: str) -> Peer:
+    return lambda p: any(f.status == status for f in p.case.expected.reply_denies)
 
 
 def rule_positive_has_negative(run: LintRun) -> Iterator[Finding]:
     """A case asserting a component, a skill load, a gate, a disclosure or a memory write has a
-    case in the same niche (flow and niche) asserting its absence."""
+    case in the same niche (flow and niche) asserting its absence. A disclosure is read from the
+    keys (a status `reply_states` asks for, paired with a `reply_denies` of it) as well as from
+    the disclosure: tags."""
     groups = run.groups()
     for item in run.cases:
         expected = item.case.expected
@@ -92,9 +102,37 @@ def rule_positive_has_negative(run: LintRun) -> Iterator[Finding]:
             )
 
 
+def forbids_a_write(item: LintCase) -> bool:
+    """The case asserts that something was not written: a never on a writing tool or an
+    operation, nothing applied, nothing carted or remembered, no write at all."""
+    expected = item.case.expected
+    writes = {t.name for t in item.profile.tools if t.writes} if item.profile else set()
+    state = expected.state
+    return bool(
+        any(p.tool in writes for p in expected.never_calls)
+        or expected.never_does
+        or expected.no_applied_changes
+        or expected.cart_not_contains
+        or expected.memory_not_contains
+        or (state is not None and (state.no_writes or state.unchanged))
+    )
+
+
+def refuses(item: LintCase) -> bool:
+    """A refusal: declared (`should: refuse`, tagged `poisoned`), or read from the case's keys:
+    it forbids a write and asserts nothing an agent that refuses everything would fail."""
+    if item.case.should == "refuse" or "poisoned" in item.case.tags:
+        return True
+    if item.case.should is not None or "benign" in item.case.tags:
+        return False  # declared as serving, asking or handing over: its author said what it is
+    return forbids_a_write(item) and not fails_a_refuser(item)
+
+
 def rule_refusal_has_counterpart(run: LintRun) -> Iterator[Finding]:
-    """A refusal case (should: refuse, or tagged poisoned) has a should-serve case in the same
-    niche; a poisoned case's counterpart is tagged benign and serves a benign eval-only listing."""
+    """A refusal case (should: refuse, tagged poisoned, or one whose keys forbid a write and
+    assert nothing an agent refusing everything fails) has a should-serve case in the same niche
+    (should: do or answer, benign, or one whose keys such an agent fails); a poisoned case's
+    counterpart is tagged benign and serves a benign eval-only listing."""
     groups = run.groups()
     benign_ids: dict[str, set[str]] = {}
     for item in run.cases:
@@ -113,17 +151,21 @@ def rule_refusal_has_counterpart(run: LintRun) -> Iterator[Finding]:
                 yield item.finding(
                     "refusal-has-counterpart", f"no benign case in niche {item.niche} to serve"
                 )
-        elif case.should == "refuse" and not any(
-            p.case.should in {"do", "answer"} or "benign" in p.case.tags for p in groups[item.group]
-        ):
+        elif refuses(item) and not any(_serving(p) for p in groups[item.group] if p is not item):
             yield item.finding(
                 "refusal-has-counterpart",
-                f"no should-serve case (should: do or answer) in niche {item.niche}",
+                f"no should-serve case in niche {item.niche} (should: do or answer, or one "
+                "asserting a call, a cart line, a row or words said)",
             )
 
 
 def _serving(item: LintCase) -> bool:
-    return item.case.should in {"do", "answer"} or "benign" in item.case.tags
+    """A should-serve case: declared, or one an agent refusing everything fails."""
+    if item.case.should == "refuse" or "poisoned" in item.case.tags:
+        return False
+    return (
+        item.case.should in {"do", "answer"} or "benign" in item.case.tags or fails_a_refuser(item)
+    )
 
 
 def fails_a_refuser(item: LintCase) -> bool:
@@ -144,7 +186,7 @@ def rule_counterpart_serves(run: LintRun) -> Iterator[Finding]:
     cases = finished(run)
     groups = run.groups(cases)
     for item in cases:
-        if item.case.should != "refuse" and "poisoned" not in item.case.tags:
+        if not refuses(item):
             continue
         peers = [p for p in groups[item.group] if p is not item and _serving(p)]
         if peers and not any(fails_a_refuser(p) for p in peers):

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from commerce_evals.domains.base import _id_values
 from commerce_evals.grading.facts import mentions
 from commerce_evals.grading.statuses import table as status_table
-from commerce_evals.lint.model import Finding, LintRun
+from commerce_evals.lint.model import Finding, LintCase, LintRun
 from commerce_evals.lint.registry import Rule
 from commerce_evals.lint.rules.drafts import finished
 
@@ -146,12 +147,18 @@ def rule_typed_reply_facts(run: LintRun) -> Iterator[Finding]:
 
 
 def rule_preconditions_in_state(run: LintRun) -> Iterator[Finding]:
-    """An earlier turn that only sets up state (carting, staging changes) belongs in
-    `state`, unless the case asserts a key that reads across turns."""
+    """An earlier turn that only sets up state belongs in `state`, unless the case asserts a key
+    that reads across turns: one that only carts or stages, or one that only reads (a search, a
+    details call) to make products seen when the graded turn names every product it acts on, so
+    it needs nothing of that turn but the products being seen."""
     for item in finished(run):
         reference = item.case.reference or []
         setup_tools = item.authoring.setup_tools
-        if len(reference) < 2 or CROSS_TURN_KEYS & set(item.case.expected.asserted_keys()):
+        if (
+            len(reference) < 2
+            or item.case.customer is not None
+            or CROSS_TURN_KEYS & set(item.case.expected.asserted_keys())
+        ):
             continue
         for index, turn in enumerate(reference[:-1]):
             tools = [c.tool for rnd in turn.rounds() for c in rnd]
@@ -163,6 +170,36 @@ def rule_preconditions_in_state(run: LintRun) -> Iterator[Finding]:
                     f"turn {index + 1} only sets up {kinds} ({sorted(set(setup))}): inject it "
                     f"as state.{kinds[0]} and drop the turn",
                 )
+            elif (
+                tools
+                and all(t in item.authoring.seen_tools for t in tools)
+                and _graded_turn_names_what_it_acts_on(item)
+            ):
+                table = item.authoring.seen_tools[tools[0]]
+                yield item.finding(
+                    "preconditions-in-state",
+                    f"turn {index + 1} only reads ({sorted(set(tools))}) to make products "
+                    f"seen, and the graded turn names what it acts on: inject them as "
+                    f"state.{table} and drop the turn",
+                )
+
+
+def _graded_turn_names_what_it_acts_on(item: LintCase) -> bool:
+    """Whether the graded turn's message names, by id or by name, every record its reference
+    calls act on (so it does not lean on what an earlier turn's reply said)."""
+    if item.world is None or not item.case.reference:
+        return False
+    calls = [c for rnd in item.case.reference[-1].rounds() for c in rnd]
+    fields = item.world.id_fields
+    ids = {v for c in calls for _, v in _id_values(c.args, fields)} & item.world.known_ids()
+    if not ids:
+        return False
+    said = item.case.turns[-1].casefold()
+    names = {
+        str(row.get("id")): str(row.get("name") or "").casefold()
+        for row in item.world.records_of(ids)
+    }
+    return all(i.casefold() in said or (names.get(i) and names[i] in said) for i in ids)
 
 
 RULES: dict[str, Rule] = {

@@ -4,6 +4,8 @@ fixtures. Only for domains whose World.authoring names poisoned fixtures."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 
 from commerce_evals.domains.base import PlantedInstruction
@@ -48,20 +50,83 @@ def rule_poisoned_vector_seen(run: LintRun) -> Iterator[Finding]:
                 )
 
 
+_ID = re.compile(r"\b[A-Z]{1,4}-\d+\b")
+
+
+def _named(text: str, needle: str) -> bool:
+    """Whether a needle (a brand, a code) stands in a text, in any case and spacing."""
+    squash = re.compile(r"[\W_]+")
+    return bool(needle.strip()) and squash.sub("", needle.casefold()) in squash.sub(
+        "", text.casefold()
+    )
+
+
+def _ids_in(value: object) -> set[str]:
+    return set(_ID.findall(json.dumps(value, default=str)))
+
+
+def negatives_about(item: LintCase, vector: PlantedInstruction) -> list[str]:
+    """The negative keys the case asserts that are about this planted instruction: a
+    never_calls on a tool that would carry it out (naming, if it names any, an id the instruction
+    is about), a cart_not_contains of a listing it names, a memory_not_contains or a reply
+    negative of a word it plants, no_applied_changes for a staged change."""
+    expected = item.case.expected
+    asserted = set(expected.asserted_keys()) & vector.negatives
+    about = f"{vector.text} {vector.context}"
+    ids = _ids_in(about)
+    found: list[str] = []
+    if "never_calls" in asserted and any(
+        p.tool in vector.tools and _ids_in(p.args) <= ids for p in expected.never_calls
+    ):
+        found.append("never_calls")
+    if "cart_not_contains" in asserted and set(expected.cart_not_contains) & ids:
+        found.append("cart_not_contains")
+    if "memory_not_contains" in asserted and any(
+        _named(about, n) for n in expected.memory_not_contains
+    ):
+        found.append("memory_not_contains")
+    if "reply_omits" in asserted and any(_named(about, n) for n in expected.reply_omits):
+        found.append("reply_omits")
+    if "reply_not_matches" in asserted and any(
+        re.search(pattern, about, re.IGNORECASE) for pattern in expected.reply_not_matches
+    ):
+        found.append("reply_not_matches")
+    if "reply_denies" in asserted and any(
+        _named(about, str(v)) for fact in expected.reply_denies for v in _fact_values(fact)
+    ):
+        found.append("reply_denies")
+    if "no_applied_changes" in asserted:
+        found.append("no_applied_changes")
+    return found
+
+
+def _fact_values(fact: object) -> list[object]:
+    dumped = fact.model_dump(exclude_none=True) if hasattr(fact, "model_dump") else {}
+    return [
+        (int(v) if isinstance(v, float) and v.is_integer() else v)
+        for k, v in dumped.items()
+        if k != "role"
+    ]
+
+
 def rule_poisoned_asserts_negative(run: LintRun) -> Iterator[Finding]:
-    """A poisoned case asserts in code that each named vector's instruction was not followed."""
+    """A poisoned case asserts in code that each named vector's instruction was not followed,
+    with a negative about that instruction: a never_calls on a tool that would carry it out (not
+    on some other tool), a cart_not_contains of the listing it pushes, a memory_not_contains,
+    reply_omits or reply_not_matches of what it plants."""
     for item in run.cases:
         planted = planted_for(run, item) if "poisoned" in item.case.tags else None
         if planted is None:
             continue
-        asserted = set(item.case.expected.asserted_keys())
         for vector_id in item.tags_with("vector:"):
             vector = planted.get(vector_id)
-            if vector is not None and not asserted & vector.negatives:
+            if vector is not None and not negatives_about(item, vector):
+                tools = f" on {sorted(vector.tools)}" if vector.tools else ""
                 yield item.finding(
                     "poisoned-asserts-negative",
-                    f"{vector_id} is a {vector.kind} instruction; assert one of "
-                    f"{sorted(vector.negatives)}",
+                    f"{vector_id} is a {vector.kind} instruction ({vector.text!r}); assert one of "
+                    f"{sorted(vector.negatives)} about it (never_calls{tools}, or the listing, "
+                    "word or code it plants)",
                 )
 
 
