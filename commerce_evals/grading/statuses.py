@@ -16,6 +16,8 @@ from functools import cache
 from typing import Any, Literal
 
 from commerce_evals.grading.facts import negated_at, normalise
+from commerce_evals.grading.ja import statuses as ja_statuses
+from commerce_evals.japanese.text import is_japanese
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,11 @@ def _pattern(status: Status) -> re.Pattern[str]:
 
 def phrases(text: str) -> list[StatusPhrase]:
     """Every status phrase of `text` (normalised), longest first, never overlapping."""
+    if is_japanese(text):
+        return [
+            StatusPhrase(BY_NAME[f.name], f.start, f.end, f.text, f.negated)
+            for f in ja_statuses.phrases(text)
+        ]
     text = normalise(text)
     candidates = [(status, m) for status in STATUSES for m in _pattern(status).finditer(text)]
     candidates.sort(key=lambda c: c[1].start() - c[1].end())

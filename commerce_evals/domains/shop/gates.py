@@ -6,6 +6,7 @@ import re
 from collections.abc import Collection
 
 from commerce_evals.domains.base import Blocked
+from commerce_evals.domains.shop.wording import money
 
 IDENTIFIER_PATTERNS: dict[str, re.Pattern[str]] = {
     "an email address": re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+"),
@@ -48,10 +49,11 @@ def quantity_cap(quantity: int, cap: int) -> None:
         raise Blocked("quantity_cap", f"at most {cap} units of one product per order")
 
 
-def cart_total_cap(total: float, cap: float) -> None:
+def cart_total_cap(total: float, cap: float, currency: str = "USD") -> None:
     if total > cap + 1e-9:
         raise Blocked(
-            "cart_total_cap", f"the cart would total ${total:,.2f}, over the ${cap:,.2f} cap"
+            "cart_total_cap",
+            f"the cart would total {money(total, currency)}, over the {money(cap, currency)} cap",
         )
 
 

@@ -310,11 +310,28 @@ class SupportSession(Session):
         }
 
     def context(self) -> str:
+        words = CONTEXT.get(self.world.store.language, CONTEXT["en"])
         if self.signed_in is None:
-            return "Nobody has been verified in this chat yet."
+            return words["nobody"]
         customer = self.world.customers[self.signed_in]
-        who = labelled(("customer id", customer.customer_id), ("name", customer.name))
-        return (
-            f"This chat is signed in: the customer is already verified as\n{who}\n"
-            "Do not ask them to verify again."
-        )
+        who = labelled((words["id"], customer.customer_id), (words["name"], customer.name))
+        return words["signed_in"].format(who=who)
+
+
+# the session context in the store's language
+CONTEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "nobody": "Nobody has been verified in this chat yet.",
+        "signed_in": "This chat is signed in: the customer is already verified as\n{who}\n"
+        "Do not ask them to verify again.",
+        "id": "customer id",
+        "name": "name",
+    },
+    "ja": {
+        "nobody": "このチャットではまだ誰も本人確認されていません。",
+        "signed_in": "このチャットはログイン済みです。お客様は次の方として本人確認済みです:\n{who}\n"
+        "もう一度本人確認を求めないでください。",
+        "id": "顧客ID",
+        "name": "氏名",
+    },
+}
