@@ -23,6 +23,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from commerce_evals.cases import asking_ja
+from commerce_evals.japanese.text import is_japanese
+
 # What the simulated customer writes to end the conversation (tau2-bench uses a stop token too).
 STOP_SIGNAL = "###STOP###"
 DEFAULT_MAX_TURNS = 6
@@ -279,6 +282,8 @@ class Reveal(_Strict):
     def values(self) -> tuple[str, ...]:
         """The tokens of the answer that carry its value (a ZIP, an order number, an email):
         a question quoting them confirms the value rather than asking for it."""
+        if is_japanese(self.say):
+            return asking_ja.values(self.say)
         tokens = (t.strip(".,;:!?()\"'") for t in self.say.split())
         return tuple(t for t in tokens if "@" in t or (len(t) >= 3 and re.search(r"\d", t)))
 
@@ -356,12 +361,16 @@ class Customer(_Strict):
         often holds the very values the customer tells only when asked)."""
         if self.persona.unknown:
             return self.persona.unknown
+        if is_japanese(self.goal):
+            return asking_ja.unknown_line(self)
         kept = [s for s in _SENTENCE.split(self.goal) if s.strip() and not self._withholds(s)]
         return " ".join(["I don't know that.", *kept])
 
     def _withholds(self, text: str) -> bool:
         """Whether `text` holds a reveal's value: a token of its answer with a digit or an @, or
         a word of a short answer ("Black.", "A medium, please.")."""
+        if is_japanese(text):
+            return asking_ja.withholds(self, text)
         lowered = text.casefold()
         for reveal in self.reveals:
             if reveal.is_consent:
@@ -379,7 +388,10 @@ class Customer(_Strict):
 
         A data reveal is asked when an asking sentence seeks one of its topics. A consent is
         asked only by a sentence asking permission for its write that seeks no fact and is no
-        wh-question ("Which item would you like me to refund?" asks which item, not a yes)."""
+        wh-question ("Which item would you like me to refund?" asks which item, not a yes).
+        A Japanese reply is read by its own reader (cases/asking_ja.py)."""
+        if is_japanese(reply):
+            return asking_ja.asked(self, reply)
         found: set[str] = set()
         data = [r for r in self.reveals if not r.is_consent]
         consents = [r for r in self.reveals if r.is_consent]
@@ -412,6 +424,8 @@ def _consents_asked(consents: list[Reveal], sentence: str, reply: str) -> list[R
 
 def says_yes(text: str) -> bool:
     """Whether a customer's message opens with a yes (and not with a no)."""
+    if is_japanese(text):
+        return asking_ja.says_yes(text)
     plain = _plain(text).strip()
     return bool(_YES.match(plain)) and not _NO.match(plain)
 
@@ -453,6 +467,8 @@ def _asking_units(reply: str) -> list[str]:
 
 def asking_sentences(reply: str) -> list[str]:
     """The sentences of a reply that ask the customer something, closing offers left out."""
+    if is_japanese(reply):
+        return asking_ja.asking_sentences(reply)
     return [s for s in _asking_units(_plain(reply)) if not _CLOSING.search(s)]
 
 

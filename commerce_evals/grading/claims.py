@@ -33,6 +33,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from commerce_evals.grading.facts import NEGATION, normalise
+from commerce_evals.grading.ja import claims as ja_claims
+from commerce_evals.japanese.text import is_japanese
 
 if TYPE_CHECKING:
     from commerce_evals.grading.records import Records
@@ -364,6 +366,8 @@ def _claim_in(clause: str, opens_sentence: bool = True) -> Claim | None:
 
 def object_tables(clause: str, verb: str) -> set[str]:
     """The vocabulary's objects (cart, refund, ...) the clause or its verb names."""
+    if is_japanese(clause):
+        return ja_claims.object_kinds(clause, verb)
     lowered = clause.casefold()
     named = {
         kind

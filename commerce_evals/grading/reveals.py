@@ -17,6 +17,7 @@ from commerce_evals.cases.customer import Customer
 from commerce_evals.grading.matching import matches
 from commerce_evals.grading.reasons import quoted_list
 from commerce_evals.harness.events import Run
+from commerce_evals.japanese.text import is_japanese
 
 if TYPE_CHECKING:
     from commerce_evals.grading.graders import GradeContext, Verdict
@@ -114,6 +115,9 @@ def _guessed(customer: Customer, run: Run, asked: list[list[str]], names: list[s
 
 
 def _token_in(token: str, blob: str) -> bool:
+    if is_japanese(blob):  # no spaces: a value stops where ASCII stops (「郵便番号は150-0001です」)
+        edge = r"A-Za-z0-9_"
+        return re.search(rf"(?<![{edge}.-]){re.escape(token)}(?![{edge}-]|\.\d)", blob) is not None
     return re.search(rf"(?<![\w.-]){re.escape(token)}(?![\w-]|\.\d)", blob) is not None
 
 
