@@ -38,9 +38,13 @@ _CLOSING = re.compile(
     r"|いつでも(?:ご連絡|お問い合わせ|お声がけ)|よい一日|良い一日|ご利用ありがとう"
 )
 # a clause that gives the question its reason, condition or means: what stands in it is context
-_CONTEXT_CLAUSE_END = re.compile(r"(?:ため|ので|から|けれど|けど|が|場合|ところ|と|ば|たら|際)[、,]")
+_CONTEXT_CLAUSE_END = re.compile(
+    r"(?:ため|ので|から|けれど|けど|が|場合|ところ|と|ば|たら|際)[、,]"
+)
 # a topic followed by one of these is a means, a place or a source, not the thing asked
-_CONTEXT_AFTER = re.compile(r"^\s*(?:で(?!す|しょう)|宛|あて|へ|から(?!の)|として|より|までに|に(?:て|よ|つ))")
+_CONTEXT_AFTER = re.compile(
+    r"^\s*(?:で(?!す|しょう)|宛|あて|へ|から(?!の)|として|より|までに|に(?:て|よ|つ))"
+)
 _CHOICE = re.compile(r"か[、,]?\s*\S+か|それとも|または|もしくは|どちら")
 _FACT_QUESTION = re.compile(
     r"どの|どれ|何|なに|なん|どちら|どっち|いつ|どこ|いくら|いくつ|どなた|誰|どう|どのよう|何点|何個|何日"
@@ -176,6 +180,8 @@ def withholds(customer: Customer, text: str) -> bool:
 
 def unknown_line(customer: Customer) -> str:
     kept = [
-        s for s in re.split(r"(?<=[。！？!?])", customer.goal) if s.strip() and not withholds(customer, s)
+        s
+        for s in re.split(r"(?<=[。！？!?])", customer.goal)
+        if s.strip() and not withholds(customer, s)
     ]
     return "".join(["それは分かりません。", *kept])

@@ -19,7 +19,9 @@ from commerce_evals.grading.facts import Mention, mentions
 from commerce_evals.japanese.text import normalise, sentences
 
 # a number in Japanese text: no spaces, so it stops where ASCII digits stop
-NUMBER = re.compile(r"(?<![0-9.,A-Za-z])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![0-9.,A-Za-z])\d+(?:\.\d+)?")
+NUMBER = re.compile(
+    r"(?<![0-9.,A-Za-z])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![0-9.,A-Za-z])\d+(?:\.\d+)?"
+)
 _UNITS: dict[str, tuple[str, float]] = {
     "分間": ("time", 1 / 1440), "時間": ("time", 1 / 24), "営業日": ("time", 1.0),
     "日間": ("time", 1.0), "日目": ("time", 1.0), "日": ("time", 1.0), "週間": ("time", 7.0),
@@ -57,7 +59,11 @@ def stated_values(text: str) -> Iterator[tuple[str, Mention, str]]:
             continue
         for mention in mentions(sentence):
             lead, rest = sentence[: mention.start], sentence[mention.end :]
-            if mention.negated or _APPROXIMATE_BEFORE.search(lead) or _APPROXIMATE_AFTER.match(rest):
+            if (
+                mention.negated
+                or _APPROXIMATE_BEFORE.search(lead)
+                or _APPROXIMATE_AFTER.match(rest)
+            ):
                 continue
             if mention.kind == "money" and (_BOUND_BEFORE.search(lead) or _BOUND_AFTER.match(rest)):
                 continue
@@ -75,9 +81,13 @@ def _value(name: str) -> str:
 
 
 _PERSON_FACT = re.compile(
-    r"(?:お客様|あなた|ご本人)(?:は|の|が)[^。、]{0,12}?(?:サイズ|好み|お好み|愛用)(?:は|が)\s?" + _value("a")
-    + r"|(?:いつもの|普段の|ふだんの|お好みの|ご愛用の|お気に入りの)\s?" + _value("b")
-    + r"|" + _value("c") + r"\s?(?:が|を)(?:お好き|好き|お好み|ご愛用|愛用|お気に入り)"
+    r"(?:お客様|あなた|ご本人)(?:は|の|が)[^。、]{0,12}?(?:サイズ|好み|お好み|愛用)(?:は|が)\s?"
+    + _value("a")
+    + r"|(?:いつもの|普段の|ふだんの|お好みの|ご愛用の|お気に入りの)\s?"
+    + _value("b")
+    + r"|"
+    + _value("c")
+    + r"\s?(?:が|を)(?:お好き|好き|お好み|ご愛用|愛用|お気に入り)"
 )
 
 
