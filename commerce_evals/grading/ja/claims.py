@@ -138,7 +138,11 @@ def _claim_in(sentence: str, clause: str) -> FoundClaim | None:
             if particle:
                 act = _act_before(clause, particle.start())
         lead = clause[: max(0, m.start() - len(act))]
-        if not act or _class_of(act) != "act" or _OTHER_SUBJECT.search(lead):
+        if re.search(r"(?:でし|だっ|かっ|でござい)$", clause[: m.start()]):
+            continue  # 「品切れでした」, 「よかった」: the past of a description, no act
+        if not act or re.fullmatch(r"[\u3040-\u309f]", act):
+            continue
+        if _class_of(act) != "act" or _OTHER_SUBJECT.search(lead):
             continue
         if _NEGATED_DONE.search(clause[max(0, m.start() - 6) : m.end() + 3]):
             return None

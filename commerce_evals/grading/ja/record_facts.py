@@ -6,8 +6,10 @@ said as current when it is the current one and in the direction it went, a date 
 record's and not a replaced delivery date given as the arrival, a status true of some value the
 record had. What differs is how Japanese ties a value to its record: a record named before the
 value in its clause (「J-1201は3,280円」, 「真空断熱ボトル（3,280円）」), else a record the value modifies
-right after it (「3,280円の真空断熱ボトル」), else, for a sentence that names none and opens with a
-demonstrative (こちら, それ, この商品, 同商品), the last record of the sentence before. The cue
+right after it (「3,280円の真空断熱ボトル」), else, for a sentence that names none, the last record
+of the sentence before: Japanese leaves out a subject it already gave (the topic carries on, with
+or without a demonstrative such as こちら or 同商品). An amount said as a total (合計, 小計) must be a
+total the tools gave or the cart's lines add up to. The cue
 words are Japanese: 現在 and 今 say the price now, 以前 and ご覧になった the price seen, 値下がり and 値上がり
 the direction, お届け, 到着 and 予定 an arrival, 当初 and 変更前 the original date. A clause about
 what would or could be (もし, 〜たら, 〜れば, 〜場合, 〜かもしれ) states no record's value. What
@@ -72,7 +74,9 @@ def _tie(
     earlier = [r for r in refs if r.start < position]
     if earlier:
         return earlier[-1]
-    if previous is not None and not refs and _DEMONSTRATIVE_START.match(sentence):
+    if previous is not None and not refs:
+        # Japanese drops a subject the sentence before gave: the topic carries on until a new
+        # one is named (「スタジオ40を追加しました。現在の価格は24,800円です。」)
         return previous
     return None
 
@@ -205,6 +209,19 @@ def _check_status(phrase: StatusPhrase, record: Record) -> str | None:
     return None
 
 
+def _check_total(mention: Mention, lead: str, rest: str, records: Records) -> str | None:
+    """An amount said as a total must be a total the tools gave or the lines add up to."""
+    if mention.negated or mention.in_range or not records.totals:
+        return None
+    if _BOUND_BEFORE.search(lead.replace("合計", "")) or _BOUND_AFTER.match(rest):
+        return None
+    value = float(mention.value)  # type: ignore[arg-type]
+    if any(_near(value, t) for t in records.possible_totals()):
+        return None
+    shown = ", ".join(_yen(t) for t in sorted(set(records.totals)))
+    return f"gives {_yen(value)} as a total; the tools gave {shown}"
+
+
 def _clipped(text: str, limit: int = 120) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit] + "…"
@@ -225,6 +242,12 @@ def problems_in(
             continue
         for mention in mentions(sentence):
             if mention.kind not in ("money", "date"):
+                continue
+            start, end = clause_bounds(sentence, mention.start)
+            if mention.kind == "money" and _TOTAL.search(sentence[start:end]):
+                why = _check_total(mention, sentence[start : mention.start], sentence[mention.end : end], records)
+                if why:
+                    found.append((_clipped(sentence.strip()), "the cart", why))
                 continue
             ref = _tie(mention.start, mention.end, sentence, refs, previous)
             record = records.get(ref.record_id) if ref and ref.record_id else None
