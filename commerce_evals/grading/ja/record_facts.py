@@ -32,9 +32,9 @@ _DEMONSTRATIVE_START = re.compile(
 )
 _QUESTION = re.compile(r"(?:か|[?？])\s*[。]?\s*$")
 _HYPOTHETICAL = re.compile(r"もし|たら|れば|場合|なら|かもしれ|でしょう|予想|見込み(?!日)|可能性")
-_BOUND_BEFORE = re.compile(r"(?:最大|最高|上限|最低|下限|約|およそ|予算|合計で?|計)\s?$")
+_BOUND_BEFORE = re.compile(r"(?:最大|最高|上限|最低|下限|約|およそ|予算|合計で?|計|より|差は|差額は)\s?$")
 _BOUND_AFTER = re.compile(
-    r"^\s?(?:以下|未満|以内|以上|超|まで|を超え|を上回|を下回|より|の差|お得|引き|オフ|割引|安く|高く"
+    r"^\s?(?:以下|未満|以内|以上|超|まで|を超え|を上回|を下回|より|の差|お得|引き|オフ|割引|安|高"
     r"|ほど|程度|くらい|ぐらい|前後|ずつ|分)"
 )
 _ARITHMETIC = re.compile(
