@@ -350,6 +350,7 @@ def _person_facts(texts: Iterable[tuple[str, str]], ctx: GradeContext) -> list[s
                 "memory of theirs said"
                 for _, value, words in ja_sourced.person_values(text)
                 if not re.search(token_pattern(value.casefold()), said)
+                and not ja_sourced.said_as_compound(value, said)
             )
             continue
         for sentence in _SENTENCE_END.split(normalise(text)):

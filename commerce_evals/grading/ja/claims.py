@@ -5,7 +5,9 @@ is in a completed form:
 - the polite or plain past of a verb (〜ました, 〜いたしました, 〜しておきました, 〜した, 〜入れた);
 - a completion: 〜済み, 〜済です, 〜完了 (追加済み, 返金手続きが完了しました);
 - a resultative state of a thing the agent acts on (「カートに入っています」, 「保存されています」,
-  「〜してあります」): a state the run must have left (`state`).
+  「〜してあります」): a state the run must have left (`state`);
+- a promise to keep something in mind (「覚えておきます」, 「記録しておきます」): only a saved memory
+  keeps it, as the English reader's "I'll remember".
 It claims nothing when the predicate is negated (〜ませんでした, 〜していません), a question
 (〜ましたか？), an offer or a condition (〜しましょうか, 〜たら, 〜ましたら, 〜れば, 〜場合), a promise
 (〜します, 〜いたします: the non-past is not done yet), a read (確認しました, 検索しました, お調べしました),
@@ -49,6 +51,8 @@ _NOT_ACTS = (
     "失敗", "ブロック", "拒否", "見送り", "控え", "除外", "お断り", "断り", "お待ち", "待ち", "残し",
     "止め", "やめ", "中断", "保留", "スキップ", "無視", "でき", "あり", "ござい", "なり", "思い",
     "存じ", "申し", "お答え", "答え", "説明", "ご案内", "案内", "お伝え", "伝え", "お知らせし",
+    # formulas of politeness: an apology or thanks is no act on a record
+    "おかけ", "お待たせ", "失礼", "お手数", "ご迷惑", "お世話になり", "助かり",
 )  # fmt: skip
 # the ending of a completed predicate, and of a resultative state; the act is the word before it
 _DONE = re.compile(
@@ -75,6 +79,8 @@ _OTHER_SUBJECT = re.compile(
 _HISTORY = re.compile(
     r"先日|以前|昨日|前回|過去に|当時|もともと|\d+月\d+日に|\d{4}[/-]\d+[/-]\d+に"
 )
+# a promise to keep something in mind: only a saved memory keeps it
+_PROMISE_TO_KEEP = re.compile(r"(?:覚え|記憶し|記録し|メモし|控え|保存し|登録し)て?(?:おき|おり)?ます(?!か)")
 _CLAUSE_SPLIT = re.compile(r"[。!！?？\n]|、(?=\S)|が、|けど|ので|ため、")
 
 
@@ -128,6 +134,10 @@ def _act_before(clause: str, position: int) -> str:
 def _claim_in(sentence: str, clause: str) -> FoundClaim | None:
     if _HISTORY.search(clause):
         return None
+    keep = _PROMISE_TO_KEEP.search(clause)
+    if keep and not _NEGATED_DONE.search(clause[keep.start() :]) and not _conditional(sentence, clause):
+        if not _OFFER_OR_CONDITION.search(sentence):
+            return FoundClaim(clause[: keep.end()].strip(), "保存", clause.strip())
     endings = [(m, False) for m in _DONE.finditer(clause)]
     endings += [(m, True) for m in _STATE_END.finditer(clause)]
     for m, state in sorted(endings, key=lambda e: e[0].start()):

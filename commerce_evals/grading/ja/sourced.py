@@ -101,3 +101,10 @@ def person_values(text: str) -> Iterator[tuple[str, str, str]]:
             value = m.group("a") or m.group("b") or m.group("c") or ""
             if value and not re.search(r"ない|ません|ではなく", sentence[m.end() : m.end() + 12]):
                 yield sentence, value, m.group(0)
+
+
+def said_as_compound(value: str, said: str) -> bool:
+    """Whether the person said the value as a compound written with or without の or a space
+    (「メッシュのモデル」 is the メッシュモデル a reply names)."""
+    squeeze = re.compile(r"[の\s・、]")
+    return squeeze.sub("", value.casefold()) in squeeze.sub("", said)
