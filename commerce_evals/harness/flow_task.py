@@ -422,7 +422,10 @@ def flow_parts(
     fixtures = fixtures or _locale_fixtures(store, domain)
     world = cached_world(domain, fixtures, poisoned)
     offered = world.agents[profile]
-    own_tools = store.localised(offered.instructions.with_name("tools.yaml"))
+    # the locale's tool descriptions of this agent: <agent>.tools.ja.yaml beside its instructions
+    own_tools = store.localised(
+        offered.instructions.with_name(f"{offered.instructions.stem}.tools.yaml")
+    )
     if tools is None and store.name != "en" and own_tools.is_file():
         tools = str(own_tools)
     if tools is not None:

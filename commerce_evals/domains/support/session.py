@@ -17,11 +17,16 @@ from commerce_evals.domains.support.fixtures import SupportFixtures
 from commerce_evals.domains.support.models import Address, Order, SupportState
 from commerce_evals.domains.tooling import tool
 from commerce_evals.harness.events import Snapshot
+from commerce_evals.japanese.text import is_japanese
 
 NO_MATCH = "no customer matches those details"
 
 
 def _name_key(name: str) -> str:
+    if is_japanese(
+        name
+    ):  # 「山田 花子」 and 「山田花子」: Japanese writes a name with or without the space
+        return "".join(name.split())
     return " ".join(name.split()).casefold()
 
 

@@ -32,7 +32,8 @@ from commerce_evals.japanese.text import normalise, sentences
 OBJECT_WORDS: dict[str, tuple[str, ...]] = {
     "cart": ("カート", "買い物かご", "かご", "バスケット"),
     "memory": ("メモリ", "記憶", "覚え", "保存", "記録", "登録", "好み", "プロフィール", "メモ"),
-    "order": ("注文", "購入", "お買い上げ", "決済"),
+    # an order's shipping address lives on the order: 「お届け先を変更しました」 may be either
+    "order": ("注文", "購入", "お買い上げ", "決済", "お届け先", "配送先", "送り先"),
     "refund": ("返金", "払い戻", "返品"),
     "ticket": ("チケット", "担当者", "担当", "引き継", "エスカレ", "問い合わせ"),
     "address": ("住所", "お届け先", "配送先", "送り先"),
@@ -80,7 +81,9 @@ _HISTORY = re.compile(
     r"先日|以前|昨日|前回|過去に|当時|もともと|\d+月\d+日に|\d{4}[/-]\d+[/-]\d+に"
 )
 # a promise to keep something in mind: only a saved memory keeps it
-_PROMISE_TO_KEEP = re.compile(r"(?:覚え|記憶し|記録し|メモし|控え|保存し|登録し)て?(?:おき|おり)?ます(?!か)")
+_PROMISE_TO_KEEP = re.compile(
+    r"(?:覚え|記憶し|記録し|メモし|控え|保存し|登録し)て?(?:おき|おり)?ます(?!か)"
+)
 _CLAUSE_SPLIT = re.compile(r"[。!！?？\n]|、(?=\S)|が、|けど|ので|ため、")
 
 
@@ -135,9 +138,9 @@ def _claim_in(sentence: str, clause: str) -> FoundClaim | None:
     if _HISTORY.search(clause):
         return None
     keep = _PROMISE_TO_KEEP.search(clause)
-    if keep and not _NEGATED_DONE.search(clause[keep.start() :]) and not _conditional(sentence, clause):
-        if not _OFFER_OR_CONDITION.search(sentence):
-            return FoundClaim(clause[: keep.end()].strip(), "保存", clause.strip())
+    offered = _conditional(sentence, clause) or _OFFER_OR_CONDITION.search(sentence)
+    if keep and not _NEGATED_DONE.search(clause[keep.start() :]) and not offered:
+        return FoundClaim(clause[: keep.end()].strip(), "保存", clause.strip())
     endings = [(m, False) for m in _DONE.finditer(clause)]
     endings += [(m, True) for m in _STATE_END.finditer(clause)]
     for m, state in sorted(endings, key=lambda e: e[0].start()):

@@ -32,7 +32,9 @@ _DEMONSTRATIVE_START = re.compile(
 )
 _QUESTION = re.compile(r"(?:か|[?？])\s*[。]?\s*$")
 _HYPOTHETICAL = re.compile(r"もし|たら|れば|場合|なら|かもしれ|でしょう|予想|見込み(?!日)|可能性")
-_BOUND_BEFORE = re.compile(r"(?:最大|最高|上限|最低|下限|約|およそ|予算|合計で?|計|より|差は|差額は)\s?$")
+_BOUND_BEFORE = re.compile(
+    r"(?:最大|最高|上限|最低|下限|約|およそ|予算|合計で?|計|より|差は|差額は)\s?$"
+)
 _BOUND_AFTER = re.compile(
     r"^\s?(?:以下|未満|以内|以上|超|まで|を超え|を上回|を下回|より|の差|お得|引き|オフ|割引|安|高"
     r"|ほど|程度|くらい|ぐらい|前後|ずつ|分)"
@@ -197,6 +199,39 @@ def _check_date(mention: Mention, clause: str, record: Record) -> str | None:
     return None
 
 
+# a cue in the clause says which of a record's dates is meant, by the words of the field's name
+_DATE_ROLES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile(r"発送|出荷"), ("ship",)),
+    (re.compile(r"注文|購入|ご注文"), ("placed", "order")),
+    (re.compile(r"返金"), ("issued", "refund")),
+    (re.compile(r"まで|終了|期限"), ("end", "expir", "until")),
+)
+
+
+def _check_date_role(mention: Mention, clause: str, record: Record, records: Records) -> str | None:
+    """A date said in a role (「9月28日に発送」, 「9月26日にご注文」) must be a date of that role where the
+    record, or a record linked to it, has one."""
+    if mention.negated or mention.in_range or not isinstance(mention.value, date):
+        return None
+    said = mention.value
+    for cue, words in _DATE_ROLES:
+        if not cue.search(clause):
+            continue
+        for candidate in [record, *records.linked(record)]:
+            role = {
+                path: ds
+                for path, ds in _dates(candidate).items()
+                if any(w in path.casefold() for w in words)
+            }
+            if not role:
+                continue
+            if any(_same_day(said, d) for ds in role.values() for d in ds):
+                return None
+            known = ", ".join(f"{path} {d.isoformat()}" for path, ds in role.items() for d in ds)
+            return f"gives {said.month}月{said.day}日 as its {cue.pattern} date; the record has {known}"
+    return None
+
+
 def _check_status(phrase: StatusPhrase, record: Record) -> str | None:
     if holds(phrase, record.values) is False:
         said = ("not " if phrase.negated else "") + phrase.status.name.replace("_", " ")
@@ -245,7 +280,9 @@ def problems_in(
                 continue
             start, end = clause_bounds(sentence, mention.start)
             if mention.kind == "money" and _TOTAL.search(sentence[start:end]):
-                why = _check_total(mention, sentence[start : mention.start], sentence[mention.end : end], records)
+                why = _check_total(
+                    mention, sentence[start : mention.start], sentence[mention.end : end], records
+                )
                 if why:
                     found.append((_clipped(sentence.strip()), "the cart", why))
                 continue
@@ -265,7 +302,9 @@ def problems_in(
                     else _check_money(mention, clause, lead, rest, record, records)
                 )
             else:
-                why = _check_date(mention, clause, record)
+                why = _check_date(mention, clause, record) or _check_date_role(
+                    mention, clause, record, records
+                )
             if why:
                 found.append((_clipped(sentence.strip()), ref.text, why))
         for phrase in phrases(sentence):
