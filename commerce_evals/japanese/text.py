@@ -18,6 +18,7 @@ from commerce_evals.japanese.numerals import numerals_as_digits
 _JAPANESE = re.compile(
     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f\u3001\u3002\u300c-\u300f¥￥]"
 )
+_YEN_CODE = re.compile(r"\bJPY\b")
 KANA_OR_KANJI = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff々〆ヶ"
 # one script class each: a short name in katakana stops where katakana stops
 _SCRIPT_CLASSES = (
@@ -29,7 +30,8 @@ _SCRIPT_CLASSES = (
 
 
 def is_japanese(text: str) -> bool:
-    return bool(_JAPANESE.search(text))
+    """Kana, kanji, Japanese punctuation or yen (¥, JPY): the Japanese readers read it."""
+    return bool(_JAPANESE.search(text) or _YEN_CODE.search(text))
 
 
 @lru_cache(maxsize=512)

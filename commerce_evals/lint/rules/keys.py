@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from commerce_evals.grading.facts import mentions
-from commerce_evals.grading.statuses import STATUSES
+from commerce_evals.grading.facts import mentions, normalise
+from commerce_evals.grading.statuses import STATUSES, phrases
+from commerce_evals.japanese.text import is_japanese
 from commerce_evals.lint.model import Finding, LintRun
 from commerce_evals.lint.registry import Rule
 from commerce_evals.lint.rules.drafts import finished
@@ -68,6 +69,13 @@ def literal_reply_problem(key: str, needle: str) -> str:
         return f"{needle!r} matches a date or a percent"
     elif _BARE_NUMBER.search(text) or re.search(r"\\\$|\$\d", text):
         return f"{needle!r} matches a number or an amount"
+    if is_japanese(needle):  # Japanese: a stock or schedule phrase, or a number with its counter
+        said = [p.status.name for p in phrases(needle)]
+        if said:
+            return f"{needle!r} is a phrase with synonyms (status {said[0]})"
+        if re.search(r"\d", normalise(needle)) and not _ID_TOKEN.fullmatch(needle.strip()):
+            return f"{needle!r} matches a number, an amount or a date"
+        return ""
     # a status key: every alternative of the needle is a status phrase ("shipped", "sold
     # out|unavailable"); a needle that also accepts "no" or "not yet" asks for an answer, not a
     # status
