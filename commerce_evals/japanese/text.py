@@ -109,6 +109,9 @@ NEGATED_PREDICATE = re.compile(
 # the value only modifies a noun (「12,800円の商品は在庫がありません」: the stock is negated, not
 # the amount): a value before の, な or a relative clause's own verb is no argument of the predicate
 _ATTRIBUTIVE = re.compile(r"^\s*(?:の|な)(?!で|い|く|し)")
+_NOUN_PHRASE_DENIED = re.compile(
+    r"^\s*の[^、。はが]{0,12}?(?:では|じゃ)(?:なく|ない|ありません|ございません)"
+)
 _EMPHATIC_NOT = re.compile(r"(?:では|じゃ|でも)(?:ない|なく|ありません|ございません)")
 
 
@@ -119,7 +122,9 @@ def negated_after(text: str, end: int) -> bool:
     _, clause_end = clause_bounds(text, max(end - 1, 0))
     rest = text[end:clause_end]
     if _ATTRIBUTIVE.match(rest):
-        return False
+        # 「12月2日のお届けではなく」 negates the phrase the value belongs to; 「12,800円の商品は在庫が
+        # ありません」 negates another predicate
+        return bool(_NOUN_PHRASE_DENIED.match(rest))
     # the predicate that governs the value: up to the next digit (another value's own predicate)
     nxt = re.search(r"\d|[¥]", rest)
     governed = rest[: nxt.start()] if nxt else rest

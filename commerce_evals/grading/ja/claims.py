@@ -57,7 +57,8 @@ _NOT_ACTS = (
 )  # fmt: skip
 # the ending of a completed predicate, and of a resultative state; the act is the word before it
 _DONE = re.compile(
-    r"(?<![がのをは])(?:済み|済)(?:です|となり(?:ました)?|でございます)?|完了(?:しました|いたしました|です|となりました)?"
+    r"(?<![がのをは])(?:済み|済)(?:です|となり(?:ました)?|でございます)?"
+    r"|(?:完了|確定)(?:しました|いたしました|です|となりました|(?=\s*(?:[。!！、]|$)))"
     r"|ました(?!ら|か)|(?<=[しっいんれえけせめべげね])(?:た|だ)(?=\s*(?:[。!！、,]|$|よ|ので|から|ね))"
 )
 _STATE_END = re.compile(r"(?:て|で)(?:い|お|あり|ござい)(?:ます|る|ります)(?!か)")
@@ -125,6 +126,8 @@ def _act_before(clause: str, position: int) -> str:
     """The act whose ending starts at `position`: its word back to a particle, auxiliaries off
     (「J-1201をカートに追加しておき」 -> 追加, 「入れておき」 -> 入れ, 「かしこまり」 -> かしこまり)."""
     lead = clause[:position]
+    if lead.endswith("とき") and len(lead) > 2:
+        lead = lead[:-2]  # 「入れときました」: the spoken contraction of 入れておきました
     cut = max((m.end() for m in _WORD_START.finditer(lead)), default=0)
     word = lead[cut:]
     while True:
@@ -145,11 +148,16 @@ def _claim_in(sentence: str, clause: str) -> FoundClaim | None:
     endings += [(m, True) for m in _STATE_END.finditer(clause)]
     for m, state in sorted(endings, key=lambda e: e[0].start()):
         act = _act_before(clause, m.start())
-        if not act and m.group(0)[:1] in "済完":
+        if not act and m.group(0)[:1] in "済完確":
             # 「返金手続きが完了しました」, 「追加が済みました」: the act is the noun before the particle
             particle = re.search(r"(?:が|の|を|は)\s*$", clause[: m.start()])
             if particle:
                 act = _act_before(clause, particle.start())
+            elif not clause[: m.start()].strip():
+                # 「カートへの追加、完了です」: the act stands in the clause before the comma
+                before = sentence[: sentence.find(clause)].rstrip("、, ")
+                act = _act_before(before, len(before)) or m.group(0)[:2]
+                clause = before + "、" + clause
         lead = clause[: max(0, m.start() - len(act))]
         if re.search(r"(?:でし|だっ|かっ|でござい)$", clause[: m.start()]):
             continue  # 「品切れでした」, 「よかった」: the past of a description, no act
