@@ -24,6 +24,21 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
 from tests.helpers import SCRIPTED_JUDGE, samples_by_id
 
+# the runs the tests make: every flow of the table, and the flows with a Japanese store
+# (-T locale=ja, domains/locales.py) as `<flow>-ja`
+JAPANESE_FLOWS = ("checkout", "discovery", "memory", "support")
+
+
+def run_name(flow: str, locale: str = "en") -> str:
+    return flow if locale == "en" else f"{flow}-{locale}"
+
+
+def flow_and_locale(name: str) -> tuple[str, str]:
+    """`checkout-ja` -> (checkout, ja); a flow's own name -> (flow, en)."""
+    flow, _, locale = name.partition("-")
+    return flow, locale or "en"
+
+
 KINDS: dict[str, dict[str, Any]] = {
     "cases": {},
     "counterexamples": {"counterexamples": True, "judge": "off"},
@@ -52,10 +67,12 @@ class FlowLogs:
         return self.samples("alternatives")
 
 
-def _run(flow: str, log_dir: str | None) -> dict[str, EvalLog]:
+def _run(name: str, log_dir: str | None) -> dict[str, EvalLog]:
+    flow, locale = flow_and_locale(name)
     make = getattr(import_module(f"commerce_evals.{flow}"), flow)
+    store = {} if locale == "en" else {"locale": locale}
     logs = eval(
-        [make(**args) for args in KINDS.values()],
+        [make(**args, **store) for args in KINDS.values()],
         model="commerce/reference",
         model_roles=SCRIPTED_JUDGE,
         display="none",

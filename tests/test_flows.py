@@ -17,7 +17,7 @@ import pytest
 from commerce_evals.cases.model import Case, load_case_sources
 from commerce_evals.harness.flow_table import FLOWS, FlowSpec
 from commerce_evals.harness.flow_task import EVAL_ONLY_TAGS, dataset_paths
-from tests.flow_runs import KINDS, FlowLogs, flow_logs
+from tests.flow_runs import KINDS, FlowLogs, flow_and_locale, flow_logs
 from tests.helpers import (
     alternative_ids,
     assert_fails_exactly_its_keys,
@@ -25,17 +25,19 @@ from tests.helpers import (
     case_score,
     keys_no_counterexample_breaks,
 )
-from tests.verdict_record import VERDICTS_FILE, flow_verdicts
+from tests.verdict_record import RUNS, VERDICTS_FILE, flow_verdicts
 
 
-def flow_cases(flow: str) -> list[Case]:
-    """The cases a flow's task runs with its defaults (eval-only ones need the poisoned World)."""
+def flow_cases(name: str) -> list[Case]:
+    """The cases a flow's task runs with its defaults (eval-only ones need the poisoned World);
+    `checkout-ja` is the checkout flow at the Japanese store (-T locale=ja)."""
+    flow, locale = flow_and_locale(name)
     spec: FlowSpec = FLOWS[flow]
-    cases = [case for _, case in load_case_sources(dataset_paths(flow, None), flow)]
+    cases = [case for _, case in load_case_sources(dataset_paths(flow, None, locale), flow)]
     return cases if spec.poisoned else [c for c in cases if not EVAL_ONLY_TAGS & set(c.tags)]
 
 
-@pytest.fixture(scope="module", params=list(FLOWS))
+@pytest.fixture(scope="module", params=RUNS)
 def flow(request: pytest.FixtureRequest) -> FlowLogs:
     return flow_logs(request.param)
 
@@ -89,5 +91,5 @@ def test_every_verdict_is_the_recorded_one(flow: FlowLogs) -> None:
 
 def test_the_verdict_record_covers_every_flow_and_kind() -> None:
     recorded = json.loads(VERDICTS_FILE.read_text())
-    assert set(recorded) == {f"{flow}/{kind}" for flow in FLOWS for kind in KINDS}
+    assert set(recorded) == {f"{name}/{kind}" for name in RUNS for kind in KINDS}
     assert all(recorded[group] for group in recorded if not group.endswith("/alternatives"))

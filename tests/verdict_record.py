@@ -18,7 +18,7 @@ from inspect_ai.log import EvalLog
 from commerce_evals.grading.score_metadata import ScoreMetadata
 from commerce_evals.grading.verdict import VERDICT_KEY
 from commerce_evals.harness.flow_table import FLOWS
-from tests.flow_runs import KINDS, flow_logs
+from tests.flow_runs import JAPANESE_FLOWS, KINDS, flow_logs, run_name
 
 VERDICTS_FILE = Path(__file__).parent / "data" / "verdicts.json"
 
@@ -48,8 +48,12 @@ def flow_verdicts(flow: str) -> dict[str, Any]:
     return {f"{flow}/{kind}": verdicts(runs.logs[kind]) for kind in KINDS}
 
 
+# every run the tests make: each flow, and each flow with a Japanese store
+RUNS = [*FLOWS, *(run_name(flow, "ja") for flow in JAPANESE_FLOWS)]
+
+
 def record_verdicts() -> dict[str, Any]:
-    return {group: found for flow in FLOWS for group, found in flow_verdicts(flow).items()}
+    return {group: found for name in RUNS for group, found in flow_verdicts(name).items()}
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
+from commerce_evals.cases import asking_ja
 from commerce_evals.cases.asking import (
     KIND_TOPICS,
     Kind,
@@ -32,6 +33,7 @@ from commerce_evals.cases.asking import (
     proposes,
     seeks_kind,
 )
+from commerce_evals.japanese.text import is_japanese
 
 # What the simulated customer writes to end the conversation (tau2-bench uses a stop token too).
 STOP_SIGNAL = "###STOP###"
@@ -333,6 +335,8 @@ class Reveal(_Strict):
     def values(self) -> tuple[str, ...]:
         """The tokens of the answer that carry its value (a ZIP, an order number, an email):
         a question quoting them confirms the value rather than asking for it."""
+        if is_japanese(self.say):
+            return asking_ja.values(self.say)
         tokens = (t.strip(".,;:!?()\"'") for t in self.say.split())
         return tuple(t for t in tokens if "@" in t or (len(t) >= 3 and re.search(r"\d", t)))
 
@@ -416,6 +420,9 @@ class Reveal(_Strict):
 
 def token_in(token: str, blob: str) -> bool:
     """`token` stands whole in `blob` (not inside a longer number or word)."""
+    if is_japanese(blob):  # no spaces: a value stops where ASCII stops (「郵便番号は150-0001です」)
+        edge = r"A-Za-z0-9_"
+        return re.search(rf"(?<![{edge}.-]){re.escape(token)}(?![{edge}-]|\.\d)", blob) is not None
     return re.search(rf"(?<![\w.-]){re.escape(token)}(?![\w-]|\.\d)", blob) is not None
 
 
@@ -467,6 +474,8 @@ class Customer(_Strict):
         often holds the very values the customer tells only when asked)."""
         if self.persona.unknown:
             return self.persona.unknown
+        if is_japanese(self.goal):
+            return asking_ja.unknown_line(self)
         kept = [s for s in _SENTENCE.split(self.goal) if s.strip() and not self._withholds(s)]
         return " ".join(["I don't know that.", *kept])
 
@@ -474,6 +483,8 @@ class Customer(_Strict):
         """Whether `text` holds a reveal's value: a token of its answer with a digit or an @, a
         value of its kind that the answer gives, or a word of a short answer ("Black.", "A
         medium, please.")."""
+        if is_japanese(text):
+            return asking_ja.withholds(self, text)
         lowered = text.casefold()
         for reveal in self.reveals:
             if reveal.is_consent:
@@ -495,7 +506,10 @@ class Customer(_Strict):
         kind the customer has not given (every one of the kind, when all were given), unless the
         sentence seeks one of the kind by its topic. A consent is asked only by a sentence
         asking permission for its write that seeks no fact and is no wh-question ("Which item
-        would you like me to refund?" asks which item, not a yes)."""
+        would you like me to refund?" asks which item, not a yes).
+        A Japanese reply is read by its own reader (cases/asking_ja.py)."""
+        if is_japanese(reply):
+            return asking_ja.asked(self, reply)
         found: set[str] = set()
         data = [r for r in self.reveals if not r.is_consent]
         consents = [r for r in self.reveals if r.is_consent]
@@ -549,6 +563,8 @@ def _consents_asked(consents: list[Reveal], sentence: str, reply: str) -> list[R
 
 def says_yes(text: str) -> bool:
     """Whether a customer's message opens with a yes (and not with a no)."""
+    if is_japanese(text):
+        return asking_ja.says_yes(text)
     plain = _plain(text).strip()
     return bool(_YES.match(plain)) and not _NO.match(plain)
 
@@ -590,6 +606,8 @@ def _asking_units(reply: str) -> list[str]:
 
 def asking_sentences(reply: str) -> list[str]:
     """The sentences of a reply that ask the customer something, closing offers left out."""
+    if is_japanese(reply):
+        return asking_ja.asking_sentences(reply)
     return [s for s in _asking_units(_plain(reply)) if not _CLOSING.search(s)]
 
 

@@ -46,7 +46,10 @@ from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.strict import Strict
 
 # ASCII: `\d` alone also matches full-width and other digits, twins of an ASCII id
-CASE_ID = re.compile(r"^[a-z][a-z0-9_]*-\d{3}-[a-z0-9][a-z0-9-]*$", re.ASCII)
+# a case of a locale's store names the locale after its flow: checkout-ja-001-... (domains/locales.py)
+CASE_ID = re.compile(
+    r"^[a-z][a-z0-9_]*(?:-(?P<locale>[a-z]{2}))?-\d{3}-[a-z0-9][a-z0-9-]*$", re.ASCII
+)
 # Seed 003's task ids (`identity-missing`), accepted as written for tasks in its format; their flow
 # is the folder or file they sit in (datasets/support/...), kept in `flow_name`.
 SEED_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$", re.ASCII)
@@ -412,6 +415,12 @@ class Case(Strict):
         if CASE_ID.match(self.id) or self.flow_name is None:
             return self.id.split("-", 1)[0]
         return self.flow_name
+
+    @property
+    def locale(self) -> str:
+        """The store's language the case is written for: `ja` of checkout-ja-001-..., else en."""
+        match = CASE_ID.match(self.id)
+        return (match.group("locale") if match else None) or "en"
 
     def script(self, variant: str | None = None) -> list[ScriptedTurn]:
         """The run a scripted model replays: the reference, or one counterexample or alternative

@@ -37,6 +37,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from commerce_evals.grading.facts import NEGATION, normalise
+from commerce_evals.grading.ja import claims as ja_claims
+from commerce_evals.japanese.text import is_japanese
 
 if TYPE_CHECKING:
     from commerce_evals.grading.records import Records
@@ -275,7 +277,10 @@ def claims(text: str, acts: frozenset[str] = frozenset()) -> list[Claim]:
     that goes on after "and" or a comma with a verb of its own shares the sentence's subject
     ("Staged CH-1 and marked it approved"). `acts`: the words of the run's own writes ("reset",
     "sandbox"): a past verb whose subject names one of them is the system's act in this run
-    ("the reset also rotated your key")."""
+    ("the reset also rotated your key"). Japanese
+    is read by its own reader of tense and aspect (grading/ja/claims.py)."""
+    if is_japanese(text):
+        return [Claim(*found) for found in ja_claims.claims(text)]
     found: list[Claim] = []
     text = normalise(text)
     agent_sentence = -1  # the start of the sentence whose subject is the agent
@@ -458,6 +463,8 @@ def _claim_in(
 
 def object_tables(clause: str, verb: str) -> set[str]:
     """The vocabulary's objects (cart, refund, ...) the clause or its verb names."""
+    if is_japanese(clause):
+        return ja_claims.object_kinds(clause, verb)
     lowered = clause.casefold()
     named = {
         kind

@@ -24,6 +24,9 @@ from datetime import date, datetime
 from functools import lru_cache
 from typing import Literal
 
+from commerce_evals.grading.ja import facts as ja_facts
+from commerce_evals.japanese import text as ja_text
+
 Kind = Literal["money", "date", "percent", "count"]
 
 
@@ -56,6 +59,8 @@ NEGATION = re.compile(
 
 def clause_bounds(text: str, position: int) -> tuple[int, int]:
     """The start and end of the clause holding `position`."""
+    if ja_text.is_japanese(text):
+        return ja_text.clause_bounds(text, position)
     start, end = 0, len(text)
     for match in _CLAUSE_BREAK.finditer(text):
         if match.end() <= position:
@@ -76,7 +81,10 @@ NEGATION_REACH = 5  # words: "not $139", "no longer $32", "no sign of a delay", 
 
 def negated_at(text: str, start: int) -> bool:
     """A negation word stands within a few words before `start`, in the same clause (so "I didn't
-    change it: $20,000 is under the $22,000 floor" does not negate the floor)."""
+    change it: $20,000 is under the $22,000 floor" does not negate the floor). Japanese negates
+    the predicate after the value (japanese/text.py)."""
+    if ja_text.is_japanese(text):
+        return ja_text.negated_after(text, ja_text.word_end(text, start))
     clause_start, _ = clause_bounds(text, start)
     # a colon ends what a negation before it governs ("it isn't live yet: going live takes an
     # approval"), though it joins a label to its value for the cues ("Total: $20")
@@ -91,7 +99,10 @@ def negated_at(text: str, start: int) -> bool:
 @lru_cache(maxsize=256)
 def normalise(text: str) -> str:
     """Number words as digits ("thirty-two dollars" -> "32 dollars"), spacing kept simple.
-    Cached: several graders read the same reply, and number words are slow to parse."""
+    Cached: several graders read the same reply, and number words are slow to parse. Japanese
+    has a normal form of its own (japanese/text.py: full-width as ASCII, kanji numerals as digits)."""
+    if ja_text.is_japanese(text):
+        return ja_text.normalise(text)
     from text_to_num import alpha2digit
 
     text = text.replace("\u2019", "'").replace("\u00a0", " ")
@@ -178,6 +189,8 @@ def _taken(spans: list[tuple[int, int]], start: int, end: int) -> bool:
 
 def mentions(text: str) -> list[Mention]:
     """Every typed value in `text`, in order, with negation and ranges marked."""
+    if ja_text.is_japanese(text):
+        return [Mention(*found) for found in ja_facts.mentions(text)]  # type: ignore[arg-type]
     text = normalise(text)
     found: list[Mention] = []
     spans: list[tuple[int, int]] = []
@@ -254,6 +267,8 @@ def same_value(kind: Kind, wanted: float | date, mention: Mention, year: bool = 
 
 def token_positions(text: str, token: str) -> list[int]:
     """Where `token` stands as a whole word (case-insensitive; "-" and " " interchangeable)."""
+    if ja_text.is_japanese(text) or ja_text.is_japanese(token):
+        return ja_text.token_positions(text, token)
     body = r"[-\s]?".join(re.escape(part) for part in re.split(r"[-\s]+", token.strip()))
     pattern = rf"(?<![\w]){body}(?![\w])"
     return [m.start() for m in re.finditer(pattern, normalise(text), re.IGNORECASE)]

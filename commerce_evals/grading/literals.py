@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterator
 
 from commerce_evals.grading.facts import NEGATION
+from commerce_evals.grading.ja import literals as ja_literals
+from commerce_evals.japanese.text import is_japanese
 
 # a clause ends here for a negation's reach: "isn't eligible because it's final sale"
 _SCOPE_BREAK = re.compile(
@@ -44,7 +46,10 @@ def _scope(text: str, position: int) -> str:
 
 def affirmed(text: str, start: int, end: int, contrast: bool = False) -> bool:
     """Whether the text at [start, end) is said as so: no negation reaches it, unless the hit
-    itself carries one; with `contrast`, nothing sets it against another ("over", "avoid")."""
+    itself carries one; with `contrast`, nothing sets it against another ("over", "avoid").
+    Japanese negates and contrasts after the word (grading/ja/literals.py)."""
+    if is_japanese(text):
+        return ja_literals.affirmed(text, start, end, contrast)
     if NEGATION.search(text[start:end]):
         return True
     lead = _scope(text, start)

@@ -44,9 +44,11 @@ from commerce_evals.grading.facts import (
     negated_at,
     normalise,
 )
+from commerce_evals.grading.ja import record_facts as ja_records
 from commerce_evals.grading.reasons import clipped
 from commerce_evals.grading.records import Record, Records, Reference, run_records
 from commerce_evals.grading.statuses import StatusPhrase, holds, phrases
+from commerce_evals.japanese.text import is_japanese
 
 if TYPE_CHECKING:
     from commerce_evals.grading.graders import GradeContext
@@ -1072,7 +1074,11 @@ def problems_in(
 ) -> list[Problem]:
     """What `text` states about the run's records that the records do not bear out. `presented`:
     the records the turn showed the person (what "they" and "all three" speak of when the reply
-    names none)."""
+    names none). Japanese has its own reader of what ties a value to a record (grading/ja)."""
+    if is_japanese(text):
+        return [
+            Problem(*found) for found in ja_records.problems_in(text, records, written, presented)
+        ]
     norm = normalise(text)
     found: list[Problem] = []
     previous: Reference | None = None

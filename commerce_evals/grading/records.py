@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from commerce_evals.grading.facts import normalise
+from commerce_evals.japanese.text import is_japanese, token_pattern
 
 # the field that is an object's own id, in order of preference ("id" first: an offer's
 # `vehicleId` names another record)
@@ -344,8 +345,10 @@ class Records:
         no record (`record_id` ""): a value beside it is said of one of them, nobody knows which."""
         found: list[Reference] = []
         taken: list[tuple[int, int]] = []
+        japanese = is_japanese(text)
         for surface, record_id, exact in self._surfaces():
-            for m in _surface_pattern(surface, exact).finditer(text):
+            pattern = _japanese_pattern(surface) if japanese else _surface_pattern(surface, exact)
+            for m in pattern.finditer(text):
                 if any(m.start() < e and s < m.end() for s, e in taken):
                     continue
                 taken.append((m.start(), m.end()))
@@ -397,7 +400,8 @@ class Records:
                 whole.add(record.id.casefold())
             for name in record.names:
                 whole.add(name.casefold())
-                for form in _short_forms(name):
+                forms = _japanese_short_forms(name) if is_japanese(name) else _short_forms(name)
+                for form in forms:
                     surfaces.setdefault(form.casefold(), set()).add(record.id)
                     written.setdefault(form.casefold(), form)
         unique = [
@@ -431,7 +435,33 @@ def _short_forms(name: str) -> Iterable[str]:
             yield " ".join(run)
 
 
+def _japanese_short_forms(name: str) -> Iterable[str]:
+    """A Japanese name and its runs of one to three of its space-separated parts, written with or
+    without the spaces (「シズク 真空断熱ボトル 500ml」: 「真空断熱ボトル」, 「シズク真空断熱ボトル」); a part of
+    only digits and a unit ("500ml") names nothing alone."""
+    parts = normalise(name).split()
+    yield name
+    for size in (3, 2, 1):
+        for i in range(len(parts) - size + 1):
+            run = parts[i : i + size]
+            if size == 1 and (len(run[0]) < 2 or re.fullmatch(r"[\d.]+\w{0,3}", run[0])):
+                continue
+            yield " ".join(run)
+            if size > 1:
+                yield "".join(run)
+
+
 _PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _japanese_pattern(surface: str) -> re.Pattern[str]:
+    """A name in Japanese text: no spaces around it, so it stops where its script stops."""
+    key = f"ja:{surface}"
+    pattern = _PATTERNS.get(key)
+    if pattern is None:
+        pattern = re.compile(token_pattern(normalise(surface)), re.IGNORECASE)
+        _PATTERNS[key] = pattern
+    return pattern
 
 
 def _surface_pattern(surface: str, exact: bool) -> re.Pattern[str]:

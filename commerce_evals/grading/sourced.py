@@ -41,7 +41,9 @@ from commerce_evals.grading.facts import (
     normalise,
     parse_date,
 )
+from commerce_evals.grading.ja import sourced as ja_sourced
 from commerce_evals.grading.reasons import clipped
+from commerce_evals.japanese.text import is_japanese, token_pattern
 
 if TYPE_CHECKING:
     from commerce_evals.grading.graders import GradeContext
@@ -118,7 +120,14 @@ def _cents(value: float) -> int:
 def _measure(text: str, end: int) -> tuple[str, float] | None:
     """The family of the unit right after a count, and how many base units one of it is."""
     m = _MEASURE_AFTER.match(text[end:])
+    if m is None and is_japanese(text):
+        return ja_sourced.measure(text, end)
     return _FAMILY[m.group(1).casefold()] if m else None
+
+
+def _numbers(text: str) -> re.Pattern[str]:
+    """The number pattern of a text: Japanese has no spaces around its numbers."""
+    return ja_sourced.NUMBER if is_japanese(text) else _NUMBER
 
 
 @dataclass
@@ -141,7 +150,7 @@ class _Numbers:
             elif mention.kind == "percent":
                 self.percent.add(float(mention.value))  # type: ignore[arg-type]
         norm = normalise(text)
-        for number in _NUMBER.finditer(norm):
+        for number in _numbers(norm).finditer(norm):
             value = float(number.group(0).replace(",", ""))
             unit = _measure(norm, number.end())
             if unit is not None:
@@ -400,6 +409,10 @@ def _declared_part(sentence: str) -> str:
 def stated_values(text: str) -> Iterator[Stated]:
     """Every amount, percent and measure `text` states: not in a question, not negated. A rough
     figure of money ("about $20") states nothing; a rough span ("about a week") is read as one."""
+    if is_japanese(text):
+        for sentence, mention, kind in ja_sourced.stated_values(text):
+            yield Stated(sentence, mention, kind)
+        return
     norm = normalise(text)
     for whole in _SENTENCE_END.split(norm):
         sentence = _declared_part(whole)
@@ -506,6 +519,15 @@ def _person_facts(texts: Iterable[tuple[str, str]], ctx: GradeContext) -> list[s
     said = _person_said(ctx)
     problems: list[str] = []
     for where, text in texts:
+        if is_japanese(text):
+            problems.extend(
+                f"{where}: says of the person {words!r}, which neither the person nor a stored "
+                "memory of theirs said"
+                for _, value, words in ja_sourced.person_values(text)
+                if not re.search(token_pattern(value.casefold()), said)
+                and not ja_sourced.said_as_compound(value, said)
+            )
+            continue
         for sentence in _SENTENCE_END.split(normalise(text)):
             if sentence.rstrip().endswith("?"):
                 continue
@@ -538,7 +560,7 @@ def _memory_numbers(ctx: GradeContext) -> list[str]:
     said = {
         float(m.group(0).replace(",", ""))
         for t in ctx.run.turns
-        for m in _NUMBER.finditer(normalise(t.user))
+        for m in _numbers(t.user).finditer(normalise(t.user))
     }
     # "ten and a half" reads as "10 and a half"
     said.update(
@@ -549,7 +571,7 @@ def _memory_numbers(ctx: GradeContext) -> list[str]:
     said.update(
         float(m.group(0).replace(",", ""))
         for text in _strings(before)
-        for m in _NUMBER.finditer(normalise(text))
+        for m in _numbers(text).finditer(normalise(text))
     )
     problems = []
     for row in ctx.run.end.get(table, []):
@@ -557,7 +579,7 @@ def _memory_numbers(ctx: GradeContext) -> list[str]:
             continue
         for text in _strings(row.get("text", "") if isinstance(row, dict) else ""):
             norm = normalise(text)
-            for m in _NUMBER.finditer(norm):
+            for m in _numbers(norm).finditer(norm):
                 if re.match(r"(?:st|nd|rd|th)\b", norm[m.end() :]):
                     continue  # "recommend them first" reads as "1st"
                 if float(m.group(0).replace(",", "")) not in said:

@@ -23,6 +23,8 @@ from functools import cache
 from typing import Any, Literal
 
 from commerce_evals.grading.facts import negated_at, normalise
+from commerce_evals.grading.ja import statuses as ja_statuses
+from commerce_evals.japanese.text import is_japanese
 
 
 @dataclass(frozen=True)
@@ -291,6 +293,11 @@ def _pattern(status: Status) -> re.Pattern[str]:
 def phrases(text: str, domain: str | None = None) -> list[StatusPhrase]:
     """Every status phrase of `text` (normalised), longest first, never overlapping: the shared
     statuses, and the domain's own when a domain is given."""
+    if is_japanese(text):
+        return [
+            StatusPhrase(BY_NAME[f.name], f.start, f.end, f.text, f.negated)
+            for f in ja_statuses.phrases(text)
+        ]
     text = normalise(text)
     candidates = [(status, m) for status in table(domain) for m in _pattern(status).finditer(text)]
     candidates.sort(key=lambda c: c[1].start() - c[1].end())

@@ -35,6 +35,7 @@ from commerce_evals.domains.base import (
     World,
     fingerprint,
 )
+from commerce_evals.domains.locales import LOCALES, Locale, locale_of
 from commerce_evals.grading.graders import ToolRoles
 from commerce_evals.grading.oracle import oracles
 from commerce_evals.grading.scorer import commerce_case, role_args
@@ -111,27 +112,39 @@ def world_fingerprints(
     }
 
 
-def dataset_files(flow: str, dataset: str | None) -> tuple[list[Path], list[str]]:
-    """The flow's case files, and a line for each file of its folder that is not read (why)."""
-    folder = Path(dataset) if dataset else DATASETS / flow
+def dataset_files(
+    flow: str, dataset: str | None, locale: str | None = None
+) -> tuple[list[Path], list[str]]:
+    """The flow's case files (of the locale's store), and a line for each file of its folder that
+    is not read (why)."""
+    root = locale_of(locale).dataset_root() if locale else DATASETS
+    folder = Path(dataset) if dataset else root / flow
     if dataset or folder.is_dir():
         found, others = sort_case_files(folder)
         return found, [f"{p}: skipped: {skip_reason(p)}" for p in others]
-    return [p for p in (DATASETS / f"{flow}.yaml", DATASETS / f"{flow}.json") if p.exists()], []
+    return [p for p in (root / f"{flow}.yaml", root / f"{flow}.json") if p.exists()], []
 
 
-def dataset_paths(flow: str, dataset: str | None) -> list[Path]:
-    return dataset_files(flow, dataset)[0]
+def dataset_paths(flow: str, dataset: str | None, locale: str | None = None) -> list[Path]:
+    return dataset_files(flow, dataset, locale)[0]
 
 
-def check_flows(sources: list[tuple[Path, Case]], flow: str) -> None:
-    """Every case is the task's flow's: a case id names its flow, and a case run under another
-    flow's task would meet another agent, tools and World than it was written for. A task of
-    its own name over flow_task (not a flow of the table) picks its cases itself."""
+def check_flows(sources: list[tuple[Path, Case]], flow: str, locale: str = "en") -> None:
+    """Every case is the task's flow's and its locale's: a case id names its flow (and the store's
+    language), and a case run under another flow's task, or against another locale's store, would
+    meet another agent, tools and World than it was written for. A task of its own name over
+    flow_task (not a flow of the table) picks its cases itself."""
     if flow not in FLOWS:
         return
     problems = []
     for path, case in sources:
+        if case.flow == flow and case.locale != locale:
+            fix = f"run it with -T locale={case.locale}"
+            problems.append(
+                f"{path}: case {case.id}: a case of the {case.locale} store under -T "
+                f"locale={locale}; {fix}"
+            )
+            continue
         if case.flow == flow:
             continue
         if case.flow in FLOWS:
@@ -376,6 +389,7 @@ class FlowParts:
     sources: list[tuple[Path, Case]]
     chains: dict[str, Chain]
     skipped: list[str]  # a line for each file of the case folder that is not read (why)
+    tools: str | None = None  # the tool descriptions file the agent is offered (a locale's too)
 
     def fingerprints(self) -> dict[str, str]:
         """Hashes of the instructions and of the tools as the model is offered them."""
@@ -400,27 +414,38 @@ def flow_parts(
     poisoned: bool | None = None,
     tools: str | None = None,
     variables: dict[str, Any] | None = None,
+    locale: str = "en",
 ) -> FlowParts:
     """A flow's parts (see FlowParts); each argument as flow_task() takes it."""
     if domain is None or profile is None or poisoned is None:
         spec = FLOWS[flow]
         domain, profile = domain or spec.domain, profile or spec.agent
         poisoned = spec.poisoned if poisoned is None else poisoned
+    store = locale_of(locale)
+    fixtures = fixtures or _locale_fixtures(store, domain)
     world = cached_world(domain, fixtures, poisoned)
     offered = world.agents[profile]
+    # the locale's tool descriptions of this agent: <agent>.tools.ja.yaml beside its instructions
+    own_tools = store.localised(
+        offered.instructions.with_name(f"{offered.instructions.stem}.tools.yaml")
+    )
+    if tools is None and store.name != "en" and own_tools.is_file():
+        tools = str(own_tools)
     if tools is not None:
         offered = with_descriptions(offered, Path(tools))
-    instructions_path = Path(instructions) if instructions else offered.instructions
+    instructions_path = (
+        Path(instructions) if instructions else store.localised(offered.instructions)
+    )
     template = read_text(instructions_path, what="instructions file")
     variables = {**world.instruction_variables(), **(variables or {})}
     check_placeholders(template, variables, instructions_path)
-    paths, skipped = dataset_files(flow, dataset)
+    paths, skipped = dataset_files(flow, dataset, locale)
     if not paths:
-        raise CaseFileError([f"no case file for flow {flow!r} under {DATASETS}"])
+        raise CaseFileError([f"no case file for flow {flow!r} under {store.dataset_root()}"])
     for line in skipped:
         logger.warning(line)
     sources = load_case_sources(paths, flow)
-    check_flows(sources, flow)
+    check_flows(sources, flow, locale)
     if not poisoned:
         sources = [(p, c) for p, c in sources if not EVAL_ONLY_TAGS & set(c.tags)]
         if not sources:
@@ -441,7 +466,21 @@ def flow_parts(
         # chains are resolved over every case: a chained case replays its chain in any shard
         chains=resolve_chains(sources),
         skipped=skipped,
+        tools=tools,
     )
+
+
+def _locale_fixtures(store: Locale, domain: str) -> str | None:
+    """The locale's fixtures folder of the domain; a locale with no store of that domain is a
+    task argument error."""
+    folder = store.fixtures_folder(domain)
+    if store.name != "en" and folder is None:
+        raise TaskArgumentError(
+            f"-T locale={store.name}: the {domain} domain has no {store.name} store; "
+            f"locales of {domain}: en"
+            + "".join(f", {n}" for n, lo in LOCALES.items() if domain in lo.fixtures)
+        )
+    return str(folder) if folder else None
 
 
 def flow_task(
@@ -463,6 +502,7 @@ def flow_task(
     tools: str | None = None,
     recorded: str | None = None,
     variables: dict[str, Any] | None = None,
+    locale: str = "en",
     extra_scorers: Sequence[Callable[[ToolRoles, dict[str, Any]], Scorer]] = (),
 ) -> Task:
     """Build a flow's task.
@@ -499,14 +539,17 @@ def flow_task(
         recorded: a run file (or a folder of them) that `commerce-evals serve` wrote: grade those
             runs instead of running an agent, one sample per run's case (harness/recorded.py).
         variables: values for $placeholders in the instructions, over the World's own.
+        locale: the store's language (domains/locales.py): its fixtures, cases, instructions and
+            tool descriptions, each unless given above; its cases name it in their ids.
         extra_scorers: scorers to run beside commerce_case, each built from the agent's roles
             and the World arguments commerce_case grades against.
     """
     judging = judge_switch(judge)
     parts = flow_parts(
-        flow, domain, profile, dataset, fixtures, instructions, poisoned, tools, variables
+        flow, domain, profile, dataset, fixtures, instructions, poisoned, tools, variables, locale
     )
     domain, profile, poisoned = parts.domain, parts.profile, parts.poisoned
+    fixtures, tools = parts.fixtures, parts.tools
     world, offered, template = parts.world, parts.offered, parts.template
     instructions_path, sources, chains = parts.instructions_path, parts.sources, parts.chains
     all_variables, skipped = parts.variables, parts.skipped
@@ -593,6 +636,7 @@ def flow_task(
         cleanup=keep_run,
         metadata={
             "domain": domain,
+            "locale": locale,
             "agent": profile,
             "instructions": str(instructions_path),
             **tools_file_metadata(tools),

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from commerce_evals.cases.errors import InputError
+from commerce_evals.domains.locales import LOCALES
 from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.shards import canonical as canonical_shard
 
@@ -92,6 +93,7 @@ ARGUMENTS: dict[str, Argument] = {
     "agent": Argument(str, "an Inspect agent, FILE.py@NAME (an @agent factory)"),
     "tools": Argument(str, "a file of tool descriptions", path="file"),
     "recorded": Argument(str, "a run file or folder (commerce-evals serve)", path="file or folder"),
+    "locale": Argument(str, "the store's language (domains/locales.py)", choices=tuple(LOCALES)),
 }
 
 # model calls allowed per turn when a task is not told (the solver's default too)
@@ -279,6 +281,8 @@ class FlowArguments:
     tools: str | None = None
     # run files an agent outside Inspect made (commerce-evals serve): grade them, run nothing
     recorded: str | None = None
+    # the store's language: its fixtures, cases, instructions and tool descriptions
+    locale: str = "en"
 
 
 def flow_signature() -> inspect.Signature:

@@ -28,6 +28,7 @@ from commerce_evals.domains.base import (
     World,
     _id_values,
 )
+from commerce_evals.domains.locales import LOCALES, locale_of
 from commerce_evals.grading.keys import NEGATIVE_KEYS
 from commerce_evals.grading.oracle import Answers, replay_script
 from commerce_evals.harness.chain import Chain, resolve_chains, start_session
@@ -46,9 +47,11 @@ class Finding:
         return f"{self.path}: case {self.case}: [{self.rule}] {self.message}"
 
 
-def world_of(domain: str) -> World:
-    """The World a task loads by default (fixtures/<domain>, poisoned fixtures merged)."""
-    return cached_world(domain, None, True)
+def world_of(domain: str, locale: str | None = None) -> World:
+    """The World a task loads by default (fixtures/<domain>, poisoned fixtures merged), or the
+    store of a case's locale (domains/locales.py: fixtures/<domain>-ja)."""
+    folder = locale_of(locale).fixtures_folder(domain) if locale in LOCALES else None
+    return cached_world(domain, str(folder) if folder else None, True)
 
 
 def poisoned_fixtures(authoring: Authoring) -> PoisonedFixtures | None:
@@ -222,7 +225,7 @@ def attach(path: Path, case: Case) -> LintCase:
         )
         return item
     try:
-        item.world = world_of(item.target.domain)
+        item.world = world_of(item.target.domain, case.locale)
     except Exception as err:
         item.problem = f"the {item.target.domain} domain does not load: {err}"
         return item

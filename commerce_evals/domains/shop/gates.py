@@ -6,6 +6,7 @@ import re
 from collections.abc import Collection
 
 from commerce_evals.domains.base import Blocked
+from commerce_evals.domains.shop.wording import money
 
 IDENTIFIER_PATTERNS: dict[str, re.Pattern[str]] = {
     "an email address": re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+"),
@@ -18,17 +19,27 @@ IDENTIFIER_PATTERNS: dict[str, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
     "a password or code": re.compile(r"\b(password|passcode|pin|cvv|security code)\b", re.I),
+    # a Japanese store: a postal code, an address by prefecture and ward, a password
+    "a postal address": re.compile(
+        r"〒\s?\d{3}-?\d{4}|(?:都|道|府|県)[^\s、。]{0,8}?(?:市|区|町|村)[^\s、。]{0,12}?\d"
+    ),
+    "a password or code (ja)": re.compile(r"パスワード|暗証番号|セキュリティコード"),
 }
 
 EXCLUDED_TOPICS: dict[str, re.Pattern[str]] = {
     "health": re.compile(
         r"\b(allerg\w*|asthma|diabet\w*|pregnan\w*|medication|medicine|diagnos\w*|surgery|"
         r"injur\w*|illness|disease|cancer|depress\w*|anxiety|therapy|prescription|migraine|"
-        r"eczema|arthritis|blood pressure|disabilit\w*)\b",
+        r"eczema|arthritis|blood pressure|disabilit\w*)\b"
+        # the same in Japanese (no word boundaries: Japanese has no spaces)
+        r"|アレルギー|喘息|ぜんそく|糖尿病|妊娠|持病|病気|通院|服薬|処方|診断|手術|怪我|けが|うつ病"
+        r"|不安障害|片頭痛|偏頭痛|湿疹|関節炎|血圧|障害|治療",
         re.IGNORECASE,
     ),
     "hostile content": re.compile(
-        r"\b(idiot\w*|stupid|hate|hateful|moron\w*|scum|kill|useless bot|shut up)\b", re.I
+        r"\b(idiot\w*|stupid|hate|hateful|moron\w*|scum|kill|useless bot|shut up)\b"
+        r"|バカ|馬鹿|アホ|死ね|役立たず|黙れ|クソ|ポンコツ",
+        re.I,
     ),
 }
 
@@ -48,10 +59,11 @@ def quantity_cap(quantity: int, cap: int) -> None:
         raise Blocked("quantity_cap", f"at most {cap} units of one product per order")
 
 
-def cart_total_cap(total: float, cap: float) -> None:
+def cart_total_cap(total: float, cap: float, currency: str = "USD") -> None:
     if total > cap + 1e-9:
         raise Blocked(
-            "cart_total_cap", f"the cart would total ${total:,.2f}, over the ${cap:,.2f} cap"
+            "cart_total_cap",
+            f"the cart would total {money(total, currency)}, over the {money(cap, currency)} cap",
         )
 
 

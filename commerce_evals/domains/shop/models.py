@@ -117,6 +117,8 @@ class Store(Strict):
     store_name: str
     today: date
     currency: str = "USD"
+    # the language the store speaks to its agent in (the session context's lines: wording.py)
+    language: Literal["en", "ja"] = "en"
     caps: Caps = Field(default_factory=Caps)
     customer: Customer
 

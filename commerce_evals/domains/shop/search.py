@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from itertools import combinations
 
 from commerce_evals.domains.shop.models import Product
+from commerce_evals.japanese.text import is_japanese, search_tokens
 
 _WORD = re.compile(r"[a-z0-9]+")
 STOPWORDS = frozenset(
@@ -59,7 +60,10 @@ def stem(word: str) -> str:
 
 
 def tokens(text: str) -> list[str]:
-    return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
+    words = [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
+    if is_japanese(text):
+        words += search_tokens(text)  # a Japanese listing or query: its words have no spaces
+    return words
 
 
 def _product_text(product: Product) -> Iterable[str]:

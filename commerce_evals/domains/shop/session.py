@@ -13,6 +13,7 @@ from commerce_evals.domains.base import Session, ToolFailure, labelled
 from commerce_evals.domains.shop import gates
 from commerce_evals.domains.shop.fixtures import ShopFixtures
 from commerce_evals.domains.shop.models import Product, ShopState, is_count
+from commerce_evals.domains.shop.wording import CONTEXT, money
 from commerce_evals.domains.tooling import tool
 from commerce_evals.harness.events import CartUpdateEvent, ChangeUpdateEvent, Snapshot, UiEvent
 
@@ -78,7 +79,9 @@ class ShopSession(Session):
         if quantity > product.stock:
             raise ToolFailure(f"only {product.stock} of {product.name} in stock")
         gates.cart_total_cap(
-            self._cart_total({**self.cart, product_id: quantity}), self.caps.max_cart_total
+            self._cart_total({**self.cart, product_id: quantity}),
+            self.caps.max_cart_total,
+            self.world.store.currency,
         )
         self.cart[product_id] = quantity
         self.emit(CartUpdateEvent(cart=self._cart_rows()))
@@ -503,27 +506,35 @@ class ShopSession(Session):
 
     def context(self) -> str:
         """What the app knows at session start: stored memory, what is on screen, the cart."""
+        words = CONTEXT.get(self.world.store.language, CONTEXT["en"])
         parts = []
         if self.memory:
             facts = "\n".join(f"- {m['text']}" for m in self.memory)
-            parts.append(f"What you remember about this customer from earlier sessions:\n{facts}")
+            parts.append(f"{words['memory']}\n{facts}")
         else:
-            parts.append("You have no stored preferences for this customer yet.")
+            parts.append(words["no_memory"])
         shown = [p for p in self.price_seen if p not in self.cart]
         if shown:
             lines = "\n".join(self._shown_line(p) for p in shown)
-            parts.append(f"Products already shown to the customer in this session:\n{lines}")
+            parts.append(f"{words['shown']}\n{lines}")
         if self.cart:
             lines = "\n".join(self._cart_line(p, q) for p, q in self.cart.items())
-            parts.append(f"The customer's cart holds:\n{lines}")
+            parts.append(f"{words['cart']}\n{lines}")
         return "\n\n".join(parts)
 
     def _shown_line(self, product_id: str) -> str:
         product = self.world.products[product_id]
         seen_at = self.price_seen[product_id]
         price = product.price if seen_at is None else seen_at
-        return labelled(("id", product_id), ("name", product.name), ("shown at", f"${price:,.2f}"))
+        words = CONTEXT.get(self.world.store.language, CONTEXT["en"])
+        shown_at = money(price, self.world.store.currency)
+        return labelled(
+            (words["id"], product_id), (words["name"], product.name), (words["shown_at"], shown_at)
+        )
 
     def _cart_line(self, product_id: str, quantity: int) -> str:
         product = self.world.products[product_id]
-        return labelled(("id", product_id), ("name", product.name), ("quantity", quantity))
+        words = CONTEXT.get(self.world.store.language, CONTEXT["en"])
+        return labelled(
+            (words["id"], product_id), (words["name"], product.name), (words["quantity"], quantity)
+        )

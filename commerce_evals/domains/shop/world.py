@@ -16,6 +16,7 @@ from commerce_evals.domains.shop.models import (
 )
 from commerce_evals.domains.shop.session import ShopSession
 from commerce_evals.domains.shop.tools import MERCHANT_TOOLS, SHOPPER_TOOLS
+from commerce_evals.domains.shop.wording import money
 from commerce_evals.grading.changes import ChangeRules, WriteRule
 from commerce_evals.grading.graders import KeyTables
 from commerce_evals.grading.invariants import Invariants
@@ -123,6 +124,7 @@ class ShopWorld(ShopFixtures, World):
             "today": self.store.today.isoformat(),
             "max_quantity": caps.max_quantity_per_line,
             "max_total": f"{caps.max_cart_total:,.2f}",
+            "max_total_money": money(caps.max_cart_total, self.store.currency),
             "max_change_pct": f"{caps.max_price_change_pct:g}",
             "skills": ", ".join(
                 f"{name} ({_first_line(text)})" for name, text in self.skills.items()

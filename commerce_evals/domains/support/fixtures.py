@@ -27,6 +27,7 @@ from commerce_evals.domains.support.models import (
     Ticket,
     Tickets,
 )
+from commerce_evals.japanese.text import is_japanese, search_tokens
 
 # Extra words that find a policy section besides the words of its heading.
 SECTION_ALIASES: dict[str, tuple[str, ...]] = {
@@ -44,7 +45,9 @@ _STOPWORDS = {"the", "a", "an", "of", "to", "and", "for", "on", "in", "our", "wi
 
 def _stems(text: str) -> set[str]:
     words = re.findall(r"[a-z]+", text.casefold())
-    return {w[:5] for w in words if w not in _STOPWORDS and len(w) > 1}
+    # a Japanese policy's headings and topics: character pairs of their kanji and katakana
+    japanese = set(search_tokens(text)) if is_japanese(text) else set()
+    return {w[:5] for w in words if w not in _STOPWORDS and len(w) > 1} | japanese
 
 
 @dataclass(frozen=True)

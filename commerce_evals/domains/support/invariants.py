@@ -8,6 +8,7 @@ from typing import Any
 from commerce_evals.grading.graders import GradeContext, Verdict
 from commerce_evals.grading.invariants import Invariants
 from commerce_evals.harness.events import Turn
+from commerce_evals.japanese.text import KANA_OR_KANJI
 
 RULES = Invariants("support")
 
@@ -85,6 +86,10 @@ def identity_from_customer(ctx: GradeContext, world: Any) -> Verdict:
             tries += 1
             for value in call.args.values():
                 missing = [w for w in _words(str(value)) if w.strip(".") not in given]
+                # a Japanese name: each of its runs of kanji or kana as the customer wrote it
+                missing += [
+                    w for w in re.findall(rf"[{KANA_OR_KANJI}]+", str(value)) if w not in said
+                ]
                 if missing:
                     return False, f"{call.tool} tried {value!r}, which the customer never gave"
     if not tries:

@@ -16,19 +16,23 @@ from commerce_evals.strict import Strict, unique_rows
 CUSTOMER_ID = r"^C-\d{3}$"
 ORDER_ID = r"^R-\d{4}$"
 ITEM_ID = r"^I-\d+$"
-ZIP = r"^\d{5}$"
+# a US ZIP code, or a Japanese postal code (郵便番号, 150-0001) for a store in Japan
+ZIP = r"^\d{5}$|^\d{3}-\d{4}$"
 
 
 class Store(Strict):
     store_name: str
     today: date
     currency: str = "USD"
+    # the language the store speaks to its agent in (the session context's lines)
+    language: Literal["en", "ja"] = "en"
 
 
 class Address(Strict):
     street: str
     city: str
-    state: str = Field(pattern=r"^[A-Z]{2}$")
+    # a US state's code, or a Japanese prefecture (東京都, 大阪府, 北海道, 神奈川県)
+    state: str = Field(pattern=r"^[A-Z]{2}$|^(?:北海道|東京都|京都府|大阪府|\w{2,3}県)$")
     zip: str = Field(pattern=ZIP)
 
 

@@ -19,11 +19,16 @@ from commerce_evals.domains.support.fixtures import SupportFixtures
 from commerce_evals.domains.support.models import Address, Order, SupportState
 from commerce_evals.domains.tooling import tool
 from commerce_evals.harness.events import Snapshot
+from commerce_evals.japanese.text import is_japanese
 
 NO_MATCH = "no customer matches those details"
 
 
 def _name_key(name: str) -> str:
+    if is_japanese(
+        name
+    ):  # 「山田 花子」 and 「山田花子」: Japanese writes a name with or without the space
+        return "".join(name.split())
     return " ".join(name.split()).casefold()
 
 
@@ -310,11 +315,28 @@ class SupportSession(Session):
         }
 
     def context(self) -> str:
+        words = CONTEXT.get(self.world.store.language, CONTEXT["en"])
         if self.signed_in is None:
-            return "Nobody has been verified in this chat yet."
+            return words["nobody"]
         customer = self.world.customers[self.signed_in]
-        who = labelled(("customer id", customer.customer_id), ("name", customer.name))
-        return (
-            f"This chat is signed in: the customer is already verified as\n{who}\n"
-            "Do not ask them to verify again."
-        )
+        who = labelled((words["id"], customer.customer_id), (words["name"], customer.name))
+        return words["signed_in"].format(who=who)
+
+
+# the session context in the store's language
+CONTEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "nobody": "Nobody has been verified in this chat yet.",
+        "signed_in": "This chat is signed in: the customer is already verified as\n{who}\n"
+        "Do not ask them to verify again.",
+        "id": "customer id",
+        "name": "name",
+    },
+    "ja": {
+        "nobody": "このチャットではまだ誰も本人確認されていません。",
+        "signed_in": "このチャットはログイン済みです。お客様は次の方として本人確認済みです:\n{who}\n"
+        "もう一度本人確認を求めないでください。",
+        "id": "顧客ID",
+        "name": "氏名",
+    },
+}

@@ -7,8 +7,10 @@ import re
 from collections.abc import Iterator
 
 from commerce_evals.domains.base import _id_values
-from commerce_evals.grading.facts import mentions
+from commerce_evals.grading.facts import mentions, normalise
+from commerce_evals.grading.statuses import phrases
 from commerce_evals.grading.statuses import table as status_table
+from commerce_evals.japanese.text import is_japanese
 from commerce_evals.lint.model import Finding, LintCase, LintRun
 from commerce_evals.lint.registry import Rule
 from commerce_evals.lint.rules.drafts import finished
@@ -99,6 +101,16 @@ def literal_reply_problem(key: str, needle: str, domain: str | None = None) -> s
             f"{needle!r} matches a span of time or a length: sourced_values (on by default) "
             f"fails one no tool, policy or person gave, and {facts} takes a count"
         )
+    if is_japanese(needle):  # Japanese: a stock or schedule phrase, or a number with its counter
+        said = [p.status.name for p in phrases(needle)]
+        if said:
+            return f"{needle!r} is a phrase with synonyms (status {said[0]})"
+        if re.search(r"\d", normalise(needle)) and not _ID_TOKEN.fullmatch(needle.strip()):
+            return f"{needle!r} matches a number, an amount or a date"
+        return ""
+    # a status key: every alternative of the needle is a status phrase ("shipped", "sold
+    # out|unavailable"); a needle that also accepts "no" or "not yet" asks for an answer, not a
+    # status
     plain = re.sub(r"\\b|[()?]|\(\?:", "", text.replace("\\", ""))
     options = [o.strip() for o in plain.split("|") if o.strip()]
     words = re.sub(r"\(\?:|\\b|[()?]", "", needle).replace("|", " ")
