@@ -51,7 +51,7 @@ ROOT = Path(__file__).parent.parent
 MINI_CASES = DATA / "cases" / "mini.yaml"
 CHECKOUT_ARGS = (
     "dataset, fixtures, instructions, poisoned, counterexamples, alternatives, max_rounds, "
-    "max_calls_per_turn, judge, shard, cases, agent, tools, recorded"
+    "max_calls_per_turn, judge, shard, cases, agent, tools, recorded, locale"
 )
 EXAMPLE_TRAFFIC = ROOT / "datasets" / "production" / "example.jsonl"
 GOOD_LINE = EXAMPLE_TRAFFIC.read_bytes().splitlines()[0]
@@ -403,7 +403,7 @@ INSTRUCTIONS: list[tuple[str, str | bytes, str]] = [
         "an unknown placeholder",
         "You serve $store_nme on $today.",
         "{p}: unknown placeholders $store_nme; known: $customer_name, $max_change_pct, $max_quantity, $max_total, "
-        "$memory, $skills, $store_name, $today (write $$ for a dollar sign)",
+        "$max_total_money, $memory, $skills, $store_name, $today (write $$ for a dollar sign)",
     ),
     (
         "a bare dollar sign",
@@ -764,6 +764,7 @@ TYPES = {
     "agent": str,
     "tools": str,
     "recorded": str,
+    "locale": str,
 }
 
 
@@ -2143,8 +2144,7 @@ USAGE: list[tuple[list[str], str]] = [
     ),
     (
         ["draft", "dimensions", "no-such.yaml", "--out", "d.yaml"],
-        "error: commerce-evals draft dimensions: Invalid value for 'file': file 'no-such.yaml' "
-        "does not exist; see commerce-evals draft dimensions --help",
+        "error: no-such.yaml: no such dimensions file (--propose writes a new one)",
     ),
 ]
 

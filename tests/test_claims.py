@@ -14,7 +14,7 @@ import pytest
 from commerce_evals.grading.claims import claims, object_tables
 from commerce_evals.grading.graders import GradeContext
 from commerce_evals.grading.reply_facts import action_claims
-from commerce_evals.harness.events import ToolResultEvent
+from commerce_evals.harness.events import ToolCallEvent, ToolResultEvent
 from tests.helpers import call, make_run, reply, result
 
 
@@ -203,3 +203,32 @@ def test_a_claim_on_a_thing_a_field_names_needs_that_field_changed() -> None:
     rotated = {**SANDBOX, "keyId": "key_test_2", "revokedKeyId": "key_test_1"}
     assert _sandbox("I rotated your test key; reconnect with the new one.", rotated)[0]
     assert _sandbox("Done: the sandbox is back to its starting data.", reset)[0]
+
+
+def test_a_claim_is_not_backed_by_a_write_that_ran_only_in_a_later_turn() -> None:
+    """ "I placed your order" in turn 1, where place_order was refused, and the order placed in
+    turn 2: the end state holds an order, but the claim was false when it was made."""
+    from commerce_evals.grading.graders import ToolRoles
+
+    placed = {"orders": [{"order_id": "O-1", "items": [{"product_id": "P-1131"}]}]}
+    claimed_early = make_run(
+        (
+            "order it",
+            [ToolCallEvent(call_id="c-1", tool="place_order"),
+             ToolResultEvent(call_id="c-1", tool="place_order", status="error", reason="no yes"),
+             reply("All done: I placed your order.")],
+        ),
+        ("yes", [call("place_order"), result("place_order"), reply("Your order is in.")]),
+        start={"orders": []},
+        end=placed,
+    )  # fmt: skip
+    roles = ToolRoles(writes=frozenset({"place_order"}))
+    early = action_claims(True, GradeContext(run=claimed_early, roles=roles))
+    assert not early[0] and "turn 1" in early[1], early
+    claimed_on_time = make_run(
+        ("order it", [reply("Shall I place it? Say yes.")]),
+        ("yes", [call("place_order"), result("place_order"), reply("I placed your order.")]),
+        start={"orders": []},
+        end=placed,
+    )
+    assert action_claims(True, GradeContext(run=claimed_on_time, roles=roles))[0]

@@ -414,3 +414,13 @@ def test_the_lint_sends_a_literal_fact_to_reply_states_in_both_languages(
     needle: str, typed: bool
 ) -> None:
     assert bool(literal_reply_problem("reply_includes", needle)) is typed
+
+
+def test_a_missing_amount_is_named_in_the_store_s_currency() -> None:
+    from commerce_evals.grading.graders import GradeContext
+    from commerce_evals.grading.reply_facts import Fact, reply_states
+    from tests.helpers import make_run, reply
+
+    run = make_run(("合計は？", [reply("合計は3,280円です。")]))
+    passed, why = reply_states([Fact(money=6560, role=["合計"])], GradeContext(run=run))
+    assert not passed and "6,560円" in why and "$" not in why.split("reply:")[0], why

@@ -33,6 +33,7 @@ from commerce_evals.grading.facts import (
 )
 from commerce_evals.grading.reasons import clipped
 from commerce_evals.grading.statuses import StatusName, implies, phrases
+from commerce_evals.japanese.text import is_japanese
 from commerce_evals.strict import Strict
 
 if TYPE_CHECKING:
@@ -75,9 +76,12 @@ class Fact(Strict):
     def field(self) -> str:
         return next(f for f in VALUE_FIELDS if getattr(self, f) is not None)
 
-    def describe(self) -> str:
+    def describe(self, yen: bool = False) -> str:
+        """The fact as a reviewer reads it; money in yen where the store is a Japanese one."""
         value = getattr(self, self.field)
-        shown = f"${value:,.2f}" if self.field == "money" else str(value)
+        shown = str(value)
+        if self.field == "money":
+            shown = f"{value:,.0f}円" if yen else f"${value:,.2f}"
         shown += "%" if self.field == "percent" else ""
         cue = f" (as {'/'.join(self.role)})" if self.role else ""
         return f"{self.field} {shown}{cue}"
@@ -200,13 +204,14 @@ def stated(fact: Fact, text: str, run: Run, domain: str | None = None) -> tuple[
 
 def reply_states(facts: list[Fact], ctx: GradeContext) -> tuple[bool, str]:
     reply = ctx.run.graded.reply()
+    yen = is_japanese(reply)
     problems: list[str] = []
     for fact in facts:
         found, wrong = stated(fact, reply, ctx.run, ctx.domain)
         if wrong:
-            problems.append(f"states {wrong} where the fact is {fact.describe()}")
+            problems.append(f"states {wrong} where the fact is {fact.describe(yen)}")
         elif not found:
-            problems.append(f"does not state {fact.describe()}")
+            problems.append(f"does not state {fact.describe(yen)}")
     if problems:
         return False, f"reply {'; '.join(problems)}; reply: {clipped(reply)}"
     return True, "reply states every expected fact"
@@ -214,7 +219,7 @@ def reply_states(facts: list[Fact], ctx: GradeContext) -> tuple[bool, str]:
 
 def reply_denies(facts: list[Fact], ctx: GradeContext) -> tuple[bool, str]:
     said = [
-        f.describe()
+        f.describe(any(is_japanese(t.reply()) for t in ctx.run.turns))
         for f in facts
         if any(stated(f, t.reply(), ctx.run, ctx.domain)[0] for t in ctx.run.turns if t.reply())
     ]
@@ -294,12 +299,28 @@ def read_claims(
     )
     simulated, sent = _simulated(run), _sent(run, writes)
     acts = act_words(wrote)
+    # the turn each write ran in: a claim is said at its turn, and what the run changed only
+    # later (an order placed in turn 2) cannot back "I placed your order" said in turn 1
+    ran = {r.call_id for t in run.turns for r in t.results() if r.status == "ok"}
+    first_write = next(
+        (
+            i
+            for i, t in enumerate(run.turns)
+            if any(c.call_id in ran and c.tool in writes for c in t.calls())
+        ),
+        None,
+    )
     found: list[tuple[int, Claim, str, str | None]] = []
     for index, turn in enumerate(run.turns):
         for claim in claims(turn.reply(), acts):
             why = backing(
                 claim, changed, wrote, records, sent, simulated, tables, turn.reply(), run.end
             )
+            if why is None and writes and first_write is not None and index < first_write:
+                why = (
+                    f"says {claim.words!r} in turn {index + 1}, before any write ran (the run's "
+                    f"first write is in turn {first_write + 1})"
+                )
             found.append((index, claim, claim_object(claim, records), why))
     return found
 
