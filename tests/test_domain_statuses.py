@@ -52,6 +52,8 @@ NOT_SAID = [
     ("support", "needs_person", "No one on our team will call you about it."),
     ("support", "refunded", "It hasn't been refunded yet."),
     ("support", "final_sale", "The chair isn't a clearance item."),
+    ("support", "refunded", "So far I've refunded nothing on that order."),
+    ("dealer", "superseded", "A decline supersedes nothing: the other offer still waits."),
     ("shop", "awaiting_approval", "CH-103 is approved and live."),
     ("shop", "cart_empty", "Your cart isn't empty: it holds two lamps."),
     ("shop", "price_moved", "It's the same $159.00 you saw."),

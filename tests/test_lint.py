@@ -54,6 +54,43 @@ def test_positive_has_negative_sees_each_kind_of_positive() -> None:
         assert what in messages
 
 
+def _status_case(case_id: str, states: list[str], denies: list[str]) -> str:
+    return f"""
+  - id: {case_id}
+    notes: A lint example about which status statements are disclosures and which their negatives.
+    priority: medium
+    difficulty: medium
+    niche: running-shoes
+    turns: ["Can I buy the Trailblaze 4 today?"]
+    expected:
+      reply_states: {[{"status": s} for s in states]}
+      reply_denies: {[{"status": s} for s in denies]}
+    reference:
+      - reply: It can be bought.
+"""
+
+
+def test_a_status_stated_beside_its_denied_opposite_is_paired_by_the_opposite(
+    tmp_path: Path,
+) -> None:
+    # "in stock" stated where "sold out" is denied is the negative half of the sold-out pairing
+    # (seed 000: a case asserting a disclosure has a case asserting its absence): the case that
+    # says "sold out" pairs it, and it needs no case of its own that denies "in stock"
+    in_stock = _status_case("discovery-951-in-stock", ["in_stock"], ["out_of_stock"])
+    sold_out = _status_case("discovery-952-sold-out", ["out_of_stock"], [])
+    # "in stock" said by a case that does not deny "sold out" is a disclosure as before
+    said_alone = _status_case("discovery-953-in-stock-said", ["in_stock"], [])
+
+    def findings(*cases: str) -> list[str]:
+        path = tmp_path / "cases.yaml"
+        path.write_text("cases:" + "".join(cases))
+        return [f.case for f in check(load([path]), ["positive-has-negative"])]
+
+    assert findings(in_stock, sold_out) == []
+    assert findings(in_stock) == ["discovery-951-in-stock"]
+    assert findings(in_stock, sold_out, said_alone) == ["discovery-953-in-stock-said"]
+
+
 def test_ids_exist_checks_state_shorthand_and_expected() -> None:
     messages = [f.message for f in lint_paths([LINT / "ids-exist.yaml"])]
     assert any("P-9999" in m and m.startswith("state") for m in messages)

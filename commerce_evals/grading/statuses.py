@@ -283,6 +283,9 @@ class StatusPhrase:
 _OPENS_CLAUSE = re.compile(
     r"(?:until|once|after|before|unless|as soon as|when|whenever|the moment|if)\b", re.IGNORECASE
 )
+# a verb whose object is a negative quantifier negates its status after it: "a decline
+# supersedes nothing", "I've refunded nothing yet"
+_NEGATIVE_OBJECT = re.compile(r"\s+(?:nothing|none|nobody|no one)\b", re.IGNORECASE)
 
 
 @cache
@@ -307,7 +310,9 @@ def phrases(text: str, domain: str | None = None) -> list[StatusPhrase]:
             continue
         # a phrase that opens its own clause ("until someone approves it") is not negated by
         # the clause before it ("nothing goes live until ...")
-        negated = not _OPENS_CLAUSE.match(m.group(0)) and negated_at(text, m.start())
+        negated = not _OPENS_CLAUSE.match(m.group(0)) and (
+            negated_at(text, m.start()) or bool(_NEGATIVE_OBJECT.match(text, m.end()))
+        )
         found.append(StatusPhrase(status, m.start(), m.end(), m.group(0), negated))
     return sorted(found, key=lambda p: p.start)
 

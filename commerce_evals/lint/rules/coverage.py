@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from commerce_evals.grading.statuses import OPPOSITE
 from commerce_evals.lint.model import Finding, LintCase, LintRun, poisoned_fixtures
 from commerce_evals.lint.registry import Rule
 from commerce_evals.lint.rules.drafts import finished
@@ -65,8 +66,22 @@ def _negatives_wanted(item: LintCase) -> list[tuple[str, Peer]]:
     for topic in item.tags_with("disclosure:"):
         wants.append((f"the tag no-disclosure:{topic}", _tagged(f"no-disclosure:{topic}")))
     # a disclosure read from the keys: a status the reply must state ("sold out", "delayed")
+    denied = {f.status for f in expected.reply_denies if f.status}
     for status in sorted({f.status for f in expected.reply_states if f.status}):
-        wants.append((f"reply_denies: [{{status: {status}}}]", _denies(status)))
+        opposite = OPPOSITE.get(status)
+        if opposite is not None and opposite in denied:
+            # the case is itself the negative half of its opposite's pairing ("in stock" stated
+            # where "sold out" is denied): the case that discloses the opposite pairs it, as
+            # one denying its own status would
+            wants.append(
+                (
+                    f"reply_denies: [{{status: {status}}}] (or, as the negative of "
+                    f"{opposite}, reply_states: [{{status: {opposite}}}])",
+                    _denies_or_states(status, opposite),
+                )
+            )
+        else:
+            wants.append((f"reply_denies: [{{status: {status}}}]", _denies(status)))
     return wants
 
 
@@ -74,11 +89,21 @@ def _denies(status: str) -> Peer:
     return lambda p: any(f.status == status for f in p.case.expected.reply_denies)
 
 
+def _states(status: str) -> Peer:
+    return lambda p: any(f.status == status for f in p.case.expected.reply_states)
+
+
+def _denies_or_states(denied: str, stated: str) -> Peer:
+    return lambda p: _denies(denied)(p) or _states(stated)(p)
+
+
 def rule_positive_has_negative(run: LintRun) -> Iterator[Finding]:
     """A case asserting a component, a skill load, a gate, a disclosure or a memory write has a
     case in the same niche (flow and niche) asserting its absence. A disclosure is read from the
     keys (a status `reply_states` asks for, paired with a `reply_denies` of it) as well as from
-    the disclosure: tags."""
+    the disclosure: tags. A status stated by a case that denies its opposite ("in stock" where
+    "sold out" is denied) is the negative half of the opposite's pairing, not a disclosure of
+    its own: a case stating the opposite pairs it too."""
     groups = run.groups()
     for item in run.cases:
         expected = item.case.expected
