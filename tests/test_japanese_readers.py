@@ -9,20 +9,24 @@ aspect; asking from the sentence's ending; words that hold numeral characters st
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 import pytest
 
 from commerce_evals.cases.customer import Customer, asking_sentences, says_yes, scripted_reply
 from commerce_evals.grading.claims import claims, object_tables
 from commerce_evals.grading.facts import mentions, normalise, token_positions
+from commerce_evals.grading.graders import GradeContext
 from commerce_evals.grading.literals import says
 from commerce_evals.grading.record_facts import problems_in
 from commerce_evals.grading.records import Records
-from commerce_evals.grading.sourced import stated_values
+from commerce_evals.grading.sourced import sourced_values, stated_values
 from commerce_evals.grading.statuses import phrases
+from commerce_evals.harness.events import ToolResultEvent
 from commerce_evals.japanese.numerals import numerals_as_digits
 from commerce_evals.japanese.text import is_japanese, search_tokens
 from commerce_evals.lint.rules.keys import literal_reply_problem
+from tests.helpers import call, make_run, reply
 
 
 def _values(text: str, kind: str) -> list[float | date]:
@@ -237,6 +241,37 @@ def test_no_claim_in_both_languages(text: str) -> None:
     assert not claims(text), claims(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "R-2007はお届けから30日を過ぎているため返金できません。",
+        "お届けから1週間経ちました。",
+        "30日が経過しました。",
+        "お届けから30日経過しています。",
+        "本日で31日目を迎えました。",
+        "It has been 30 days since delivery.",
+    ],
+)
+def test_time_passing_is_a_fact_not_a_claim_in_both_languages(text: str) -> None:
+    assert not claims(text), claims(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "verb"),
+    [
+        ("3日前に返金しました。", "返金"),
+        ("30日以内に返金しました。", "返金"),
+        ("30日間保存しました。", "保存"),
+        ("10個をカートに追加しました。", "追加"),
+        ("お届けから30日以内なので、返金しました。", "返金"),
+        ("30日目の今日、返金が完了しました。", "返金"),
+        ("I added 3 bottles to your cart.", "add"),
+    ],
+)
+def test_an_act_beside_a_span_is_still_a_claim_in_both_languages(text: str, verb: str) -> None:
+    assert [c.verb for c in claims(text)] == [verb]
+
+
 def test_a_claim_names_its_object_in_japanese() -> None:
     assert object_tables("カートに追加しました", "追加") == {"cart"}
     assert "refund" in object_tables("返金しました", "返金")
@@ -269,10 +304,109 @@ def test_a_word_set_against_another_is_no_preference() -> None:
         ("送料はいくらですか？", []),
         ("Shipping is $6.95.", [("$6.95", "money")]),
         ("about $20", []),
+        # a question states what its clauses before the asking one state
+        ("現在15,900円ですが、よろしいですか？", [("15,900円", "money")]),
+        ("7,700円を返金しますか？", []),
+        # both ends of a range; a rough span; a span with no number
+        ("3〜5営業日で反映されます。", [("3", "time"), ("5", "time")]),
+        ("3日ほどで入荷します。", [("3", "time")]),
+        ("数日で届きます。", [("数日", "time")]),
+        ("数日分の水です。", []),
+        ("TPE ヨガマット 6mm（4,950円）", [("6", "length"), ("4,950円", "money")]),
     ],
 )
 def test_stated_values_in_both_languages(text: str, stated: list[tuple[str, str]]) -> None:
     assert [(s.mention.text, s.kind) for s in stated_values(text)] == stated
+
+
+@pytest.mark.parametrize(
+    ("text", "size", "term", "rough"),
+    [
+        ("厚さ6mmのマットです。", 0.1, False, False),
+        ("17インチのノートPCが入ります。", 2.54, False, False),
+        ("2週間で届きました。", 7.0, False, False),
+        ("30日以内に返金されます。", 1.0, True, False),
+        ("90日保証です。", 1.0, True, False),
+        ("1年間の保証が付いています。", 365.0, True, False),
+        ("お届けから30日が経ちました。", 1.0, False, False),
+        ("30日経過しました。", 1.0, False, False),
+        ("30日後にお届けします。", 1.0, False, False),
+        ("約1週間で届きます。", 7.0, False, True),
+        ("3日程度かかります。", 1.0, False, True),
+        ("A 90-day warranty.", 1.0, True, False),
+    ],
+)
+def test_a_span_or_length_is_read_with_its_size_role_and_roughness_in_both_languages(
+    text: str, size: float, term: bool, rough: bool
+) -> None:
+    [said] = stated_values(text)
+    assert (round(said.size, 4), said.term, said.rough) == (size, term, rough)
+
+
+# the Japanese store's yoga mat as search and details give it: the thickness in its name and in an
+# attribute named in millimetres
+MAT_JA = {"product_id": "J-1502", "name": "シズク TPE ヨガマット 6mm", "price": 4950,
+          "attributes": {"material": "TPE", "thickness_mm": 6}}  # fmt: skip
+BAG_JA = {"product_id": "J-1701", "name": "カゼミチ デイパック", "price": 8900,
+          "description": "17インチのノートPCが入る背面ポケット付き。"}  # fmt: skip
+ORDER_JA = {"order_id": "R-2010", "placed_on": "2026-07-03", "delivered_on": "2026-07-10"}
+POLICY_JA = "返金はお届け日から30日目まで。返金は5〜7営業日でお支払い方法に反映されます。"
+
+
+def _sourced_ja(text: str, user: str = "教えてください。") -> tuple[bool, str]:
+    events: list[Any] = [call("get_product_details", product_id="J-1502")]
+    for i, row in enumerate([{"product": MAT_JA}, {"product": BAG_JA}, {"order": ORDER_JA}]):
+        events.append(ToolResultEvent(call_id=f"c-{i}", tool="get", status="ok", data=row))
+    events.append(reply(text))
+    ctx = GradeContext(run=make_run((user, events)), sources=("本日は2026-10-01です。", POLICY_JA))
+    return sourced_values(True, ctx)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "シズク TPE ヨガマット 6mm（4,950円）をカートに入れました。",
+        "カートに入れました:\n- シズク TPE ヨガマット 6mm ¥4,950",
+        "厚さは0.6cmです。",
+        "厚さ六ミリのTPEマットです。",
+        "17インチのノートPCが入ります。",
+        # days between two dates of the order, or from one to today: how long ago
+        "ご注文から7日でお届けしました。",
+        "お届けから83日が経っています。",
+        "ご注文は90日前です。",
+        "約1週間でお届けしました。",
+        # the policy's term and both ends of its range
+        "返金はお届けから30日以内です。",
+        "返金は5〜7営業日で反映されます。",
+        "現在4,950円ですが、よろしいですか？",
+    ],
+)
+def test_a_japanese_measure_a_source_gave_passes_sourced_values(text: str) -> None:
+    passed, why = _sourced_ja(text)
+    assert passed, why
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "厚さは8mmです。",
+        "厚さ6cmのマットです。",
+        "15インチのノートPCまで入ります。",
+        # a term is backed by a term a source gave, never by the days between two dates
+        "90日間の保証が付いています。",
+        "90日保証です。",
+        "10日以内に返金されます。",
+        # a rough span needs a source near it; a span with no number too
+        "3日ほどで入荷します。",
+        "数日で届きます。",
+        "返金は2〜7営業日で反映されます。",
+        "現在5,500円ですが、よろしいですか？",
+    ],
+)
+def test_a_japanese_measure_no_source_gave_fails_sourced_values(text: str) -> None:
+    passed, why = _sourced_ja(text)
+    assert not passed
+    assert "no tool, instruction, policy or message of the person gave it" in why
 
 
 # ---- facts about records ---------------------------------------------------------------------

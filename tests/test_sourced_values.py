@@ -80,6 +80,24 @@ def test_days_between_two_dates_are_given() -> None:
     assert not sourced_values(True, _ctx("It arrived 9 days after you ordered.", data=[ORDER]))[0]
 
 
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [
+        ("Your refund shows on the card in 5-7 business days.", True),
+        ("It takes 5 to 7 business days to show.", True),
+        ("It shows within 5 business days.", True),
+        ("Your refund shows on the card in 3-7 business days.", False),
+        ("It shows within 4 business days.", False),
+    ],
+)
+def test_both_ends_of_a_range_a_source_gave_back_a_span(text: str, right: bool) -> None:
+    """A policy's "5-7 business days" gives 5 days as well as 7: the unit after the far end is the
+    first end's too."""
+    policy = "Refunds appear on the original card in 5-7 business days."
+    ctx = GradeContext(run=make_run(("When will I see it?", [reply(text)])), sources=(policy,))
+    assert sourced_values(True, ctx)[0] is right, text
+
+
 def test_off_passes_everything() -> None:
     assert sourced_values(False, _ctx(CHEATS["an invented fee"]))[0]
 

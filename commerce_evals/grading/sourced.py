@@ -43,13 +43,16 @@ from commerce_evals.grading.facts import (
 )
 from commerce_evals.grading.ja import sourced as ja_sourced
 from commerce_evals.grading.reasons import clipped
+from commerce_evals.grading.stated import Kind, Stated
 from commerce_evals.japanese.text import is_japanese, token_pattern
 
 if TYPE_CHECKING:
     from commerce_evals.grading.graders import GradeContext
 
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?")
-_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+# a date as a record or the instructions write it; bounded by digits, not by \b, so that one in
+# Japanese text with no space around it (「今日は2026-10-01です」) is read too
+_ISO_DATE = re.compile(r"(?<![\d-])\d{4}-\d{2}-\d{2}(?![\d-])")
 # a count that measures: "90-day", "10 days", "48 hours", "17-inch"
 _MEASURE_AFTER = re.compile(
     r"^(?:st|nd|rd|th)?\s?-?\s?(?:business\s+|working\s+|calendar\s+)?"
@@ -105,7 +108,6 @@ _APPROXIMATE = re.compile(
     r"\s+(?:\$|us\$)?$",
     re.IGNORECASE,
 )
-Kind = str  # "money", "percent", or a measure's family ("time", "length")
 
 
 def _key_words(key: str) -> set[str]:
@@ -130,6 +132,19 @@ def _numbers(text: str) -> re.Pattern[str]:
     return ja_sourced.NUMBER if is_japanese(text) else _NUMBER
 
 
+# a range's first end, whose unit follows its far end: "5-7 business days", "5 to 7 days", 3〜5営業日
+_RANGE_TO = re.compile(r"\s?(?:-|–|〜|～|~|\bto\b|から)\s?(?=\d)")
+
+
+def _unit_of(text: str, end: int) -> tuple[str, float] | None:
+    """The unit of a number a source wrote: right after it, or after the far end of the range it
+    opens (a policy's "5-7 business days" gives 5 days as well as 7)."""
+    unit = _measure(text, end)
+    to = _RANGE_TO.match(text, end) if unit is None else None
+    far = _numbers(text).match(text, to.end()) if to else None
+    return _measure(text, far.end()) if far else unit
+
+
 @dataclass
 class _Numbers:
     """Numbers by kind, as a source gives them; `any` holds numbers of no known kind."""
@@ -152,7 +167,7 @@ class _Numbers:
         norm = normalise(text)
         for number in _numbers(norm).finditer(norm):
             value = float(number.group(0).replace(",", ""))
-            unit = _measure(norm, number.end())
+            unit = _unit_of(norm, number.end())
             if unit is not None:
                 self.measures.setdefault(unit[0], set()).add(value * unit[1])
             self.any.add(value)
@@ -343,19 +358,6 @@ def _elapsed(ctx: GradeContext) -> set[float]:
     return spans
 
 
-@dataclass(frozen=True)
-class Stated:
-    """A value a reply states: its sentence, the mention, its kind, and how it is said."""
-
-    sentence: str
-    mention: Mention
-    kind: Kind
-    rough: bool = False  # "about a week", "roughly 10 days"
-    term: bool = False  # a span said as a term: "a 90-day warranty", "a 2-week turnaround"
-    size: float = 1.0  # base units (days, centimetres) per one of the value
-    bare: bool = True  # written as a number, not as "a week"
-
-
 # a span said with an article or a vague quantity: "a week", "within a day", "a couple of weeks"
 _ARTICLE_SPAN = re.compile(
     r"(?<![\w-])(?P<q>an?|one|a single|a couple(?: of)?|a few|several)\s+(?:more\s+)?"
@@ -410,8 +412,7 @@ def stated_values(text: str) -> Iterator[Stated]:
     """Every amount, percent and measure `text` states: not in a question, not negated. A rough
     figure of money ("about $20") states nothing; a rough span ("about a week") is read as one."""
     if is_japanese(text):
-        for sentence, mention, kind in ja_sourced.stated_values(text):
-            yield Stated(sentence, mention, kind)
+        yield from ja_sourced.stated_values(text)
         return
     norm = normalise(text)
     for whole in _SENTENCE_END.split(norm):

@@ -12,7 +12,8 @@ It claims nothing when the predicate is negated (〜ませんでした, 〜し�
 (〜ましたか？), an offer or a condition (〜しましょうか, 〜たら, 〜ましたら, 〜れば, 〜場合), a promise
 (〜します, 〜いたします: the non-past is not done yet), a read (確認しました, 検索しました, お調べしました),
 an acknowledgement (かしこまりました, 承知しました), a choice not to act (見送りました, 控えました), a
-gate's refusal (ブロックされました), someone else's act (お客様が〜, 配送業者が〜, 〜により), history
+gate's refusal (ブロックされました), someone else's act (お客様が〜, 配送業者が〜, 〜により), time
+passing (「30日を過ぎています」, 「お届けから1週間経ちました」: a span of time is its subject), history
 (先日〜, a date before it), or a status (発送しました, 到着しました: read by records_agree). The
 verb is read from the clause's grammar, not from a list of phrases: the suru-noun or verb stem
 before the ending is the act, and only its class (a read, an acknowledgement, a refusal) is looked
@@ -25,6 +26,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from commerce_evals.grading.ja.sourced import time_passes, unit_end
 from commerce_evals.grading.ja.statuses import phrases
 from commerce_evals.japanese.text import normalise, sentences
 
@@ -129,6 +131,9 @@ def _act_before(clause: str, position: int) -> str:
     if lead.endswith("とき") and len(lead) > 2:
         lead = lead[:-2]  # 「入れときました」: the spoken contraction of 入れておきました
     cut = max((m.end() for m in _WORD_START.finditer(lead)), default=0)
+    if cut and lead[cut - 1].isdigit():
+        # 「1週間経ちました」, 「30日間保存しました」: the unit belongs to the number before it
+        cut = unit_end(lead, cut) or cut
     word = lead[cut:]
     while True:
         stripped = _AUXILIARY.sub("", word)
@@ -158,12 +163,13 @@ def _claim_in(sentence: str, clause: str) -> FoundClaim | None:
                 before = sentence[: sentence.find(clause)].rstrip("、, ")
                 act = _act_before(before, len(before)) or m.group(0)[:2]
                 clause = before + "、" + clause
-        lead = clause[: max(0, m.start() - len(act))]
+        act_start = clause.rfind(act, 0, m.start())
+        lead = clause[: act_start if act_start >= 0 else max(0, m.start() - len(act))]
         if re.search(r"(?:でし|だっ|かっ|でござい)$", clause[: m.start()]):
             continue  # 「品切れでした」, 「よかった」: the past of a description, no act
         if not act or re.fullmatch(r"[\u3040-\u309f]", act):
             continue
-        if _class_of(act) != "act" or _OTHER_SUBJECT.search(lead):
+        if _class_of(act) != "act" or _OTHER_SUBJECT.search(lead) or time_passes(lead):
             continue
         if _NEGATED_DONE.search(clause[max(0, m.start() - 6) : m.end() + 3]):
             return None
