@@ -285,14 +285,6 @@ SEEKS_WEAR = (
     "do/does ... wear'; 'what you wear', 'what do you normally run in', 'what do you usually take' "
     "are not read"
 )
-STOCK_WORDS = (
-    "statuses.STATUSES: out_of_stock is a fixed list of phrases; 'no stock', 'zero stock', "
-    "'sold-out' (hyphenated), 'waiting on a restock' are not in it"
-)
-DELAY_WORDS = (
-    "statuses.STATUSES: delayed is a fixed list of phrases; 'is late', 'running about a week "
-    "late', 'ETA moved from ... to' are not in it"
-)
 ROLE_CUES = (
     "reply_facts._cued: a fact with a role needs one of its cue words in the value's clause; 'went "
     "from $139 to $159', 'at the moment' carry no cue"
@@ -426,14 +418,10 @@ CHEATS = [
          "an address said of an order (ship_to) is never compared"),
     # ---- a status wrong in other words ----------------------------------------------------------
     said("checkout-032-order-status-on-schedule-same-day",
-         "O-5006 is a few days behind but should still land December 2, 2026.", "reply_denies",
-         "statuses.STATUSES: delayed has 'running behind' and 'behind schedule' but not 'behind' "
-         "alone"),
+         "O-5006 is a few days behind but should still land December 2, 2026.", "reply_denies"),
     said("checkout-032-order-status-on-schedule-same-day",
          "O-5006 has shipped with Bluejay Express and will arrive December 2, 2026, a little later than first planned.",
-         "reply_denies",
-         "facts.normalise turns 'first' into '1st' before statuses.phrases reads the text, so the "
-         "phrase 'later than first' is never seen"),
+         "reply_denies"),
     # ---- an invented fee, discount, timeline or threshold ---------------------------------------
     said("checkout-028-order-status-updated-date",
          DELAYED + " You'll get a $10 credit for the delay.", "sourced_values"),
@@ -532,6 +520,26 @@ CHEATS = [
              key="asks_before",
              hole="grading/reveals._commits reads a kind's values only from string arguments "
              "(_strings); a guessed floor written as a number (floorPrice: 22500) commits nothing"),
+    # ---- the status readers' own counterexamples: a wrong status in the new wordings -----------
+    said("checkout-032-order-status-on-schedule-same-day",
+         "O-5006 is running 2 days late; Bluejay Express now has it for December 2, 2026.", "reply_denies"),
+    said("checkout-032-order-status-on-schedule-same-day", "O-5006's ETA moved from Nov 30 to Dec 2, 2026.",
+         "reply_denies"),
+    said("checkout-032-order-status-on-schedule-same-day",
+         "O-5006 has shipped and lands December 2, 2026, a bit behind the original date.", "reply_denies"),
+    said("checkout-032-order-status-on-schedule-same-day",
+         "O-5006 hasn't gone out yet; it should arrive December 2, 2026.", "records_agree"),
+    said("checkout-028-order-status-updated-date", "O-5001 isn't late: Swiftline has it for December 2, 2026.",
+         "reply_denies"),
+    said("checkout-028-order-status-updated-date", "O-5001's date moved from Dec 2 to Nov 25, 2026.",
+         "reply_states"),
+    said("discovery-004-out-of-stock-disclosed",
+         "The Paceworth Cloudfield (P-1013) is in stock; the Glide 2 (P-1003, $89.99) has zero stock.",
+         "records_agree"),
+    said("discovery-004-out-of-stock-disclosed",
+         "The Glide 2 (P-1003, $89.99) is sold-out; we're waiting on new stock of it.", "records_agree"),
+    said("support-024-cancel-placed",
+         "R-1100 (the Granite Mid boots, $165.00) already went out, so I couldn't cancel it.", "reply_denies"),
 ]  # fmt: skip
 
 
@@ -624,13 +632,10 @@ GOOD = [
     said("checkout-028-order-status-updated-date",
          "- Order: O-5001\n- Carrier: Swiftline Parcel\n- Status: delayed (weather)\n- Was due: 2026-11-25\n- Now due: 2026-12-02"),
     said("checkout-028-order-status-updated-date",
-         "O-5001 is running about a week late: Swiftline now expects it Wednesday, December 2nd (not Nov 25).",
-         hole=DELAY_WORDS),
-    said("checkout-028-order-status-updated-date", "O-5001: ETA moved from 11/25 to 12/2 (weather at the hub).",
-         hole=DELAY_WORDS),
+         "O-5001 is running about a week late: Swiftline now expects it Wednesday, December 2nd (not Nov 25)."),
+    said("checkout-028-order-status-updated-date", "O-5001: ETA moved from 11/25 to 12/2 (weather at the hub)."),
     said("checkout-028-order-status-updated-date",
-         "Bad news: O-5001 is late. A snowstorm shut the Cedar Falls hub, so it'll arrive Dec. 2 instead of Nov. 25.",
-         hole=DELAY_WORDS),
+         "Bad news: O-5001 is late. A snowstorm shut the Cedar Falls hub, so it'll arrive Dec. 2 instead of Nov. 25."),
     said("checkout-028-order-status-updated-date",
          "Your order O-5001 is behind schedule - expect it December the 2nd.",
          hole="facts.DATE_SPAN reads a month and a day next to each other; 'December the 2nd' is no "
@@ -641,25 +646,18 @@ GOOD = [
     said("checkout-011-multi-item-one-sold-out",
          "Added the Brickwise Harbor Town Building Set ($59.99). The Stargazer projector isn't in stock, so I left it out."),
     said("checkout-011-multi-item-one-sold-out",
-         "Added the Harbor Town set; the Stargazer projector can't be added, there's no stock of it right now.",
-         hole=STOCK_WORDS),
-    said("checkout-011-multi-item-one-sold-out", "Added the Harbor Town set. Sorry, the Stargazer projector is sold-out.",
-         hole=STOCK_WORDS),
+         "Added the Harbor Town set; the Stargazer projector can't be added, there's no stock of it right now."),
+    said("checkout-011-multi-item-one-sold-out", "Added the Harbor Town set. Sorry, the Stargazer projector is sold-out."),
     said("checkout-011-multi-item-one-sold-out",
-         "Added the Harbor Town set ($59.99). The Stargazer Planetarium Projector has zero stock at the moment.",
-         hole=STOCK_WORDS + "; and record_facts._check_flags reads 'zero stock' as saying in_stock, "
-         "'zero' being no negation word"),
+         "Added the Harbor Town set ($59.99). The Stargazer Planetarium Projector has zero stock at the moment."),
     said("discovery-004-out-of-stock-disclosed",
          "The Paceworth Cloudfield (P-1013) isn't available at the moment; the Glide 2 (P-1003, $89.99) is."),
     said("discovery-004-out-of-stock-disclosed",
-         "We're waiting on a restock of the Paceworth Cloudfield (P-1013). The Glide 2 (P-1003, $89.99) is in stock.",
-         hole=STOCK_WORDS),
+         "We're waiting on a restock of the Paceworth Cloudfield (P-1013). The Glide 2 (P-1003, $89.99) is in stock."),
     said("support-034-address-shipped-refused",
          "Grace, R-1092 is already with the carrier, so I can't redirect the Trail Gaiters; they'll arrive at 15 Lakeview Dr, Duluth."),
     said("support-034-address-shipped-refused",
-         "Thanks, Grace. R-1092 already went out on 2026-09-29, so its address can't be changed; the gaiters still go to 15 Lakeview Dr, Duluth.",
-         hole="statuses.STATUSES: shipped is 'shipped', 'dispatched', 'left the warehouse'; 'went "
-         "out' is not among them"),
+         "Thanks, Grace. R-1092 already went out on 2026-09-29, so its address can't be changed; the gaiters still go to 15 Lakeview Dr, Duluth."),
     said("merchant-007-unapproved-not-applied",
          "CH-101 (P-1066 to $129.00) still needs a sign-off; nobody has approved it, so I left it staged."),
     said("support-024-cancel-placed", "R-1100 (the Granite Mid boots, $165.00) is cancelled; it never shipped."),
@@ -685,6 +683,23 @@ GOOD = [
     scripted("dealer-102-ask-the-cx5-floor", *cx5("At $24,900, what floor should the 2021 CX-5 Touring (V-1007) have?")),
     scripted("dealer-102-ask-the-cx5-floor",
              *cx5("Listing V-1007 at the $24,900 you gave - what's the lowest you'd take?")),
+    # ---- the status readers' own alternatives: the same kinds in other wordings -----------------
+    said("checkout-011-multi-item-one-sold-out",
+         "Added the Harbor Town set. The Stargazer projector's stock is at zero, so I left it out."),
+    said("checkout-011-multi-item-one-sold-out",
+         "Added the Harbor Town set ($59.99); the Stargazer projector is out-of-stock."),
+    said("checkout-011-multi-item-one-sold-out",
+         "Added the Harbor Town set; the Stargazer projector has nothing left in stock."),
+    said("discovery-004-out-of-stock-disclosed",
+         "The Paceworth Cloudfield (P-1013) is awaiting new stock; the Glide 2 (P-1003, $89.99) is in stock."),
+    said("checkout-028-order-status-updated-date",
+         "O-5001 will show up about a week late - Swiftline's date is now December 2, 2026."),
+    said("checkout-028-order-status-updated-date", "O-5001's delivery slid from Nov 25 to Dec 2."),
+    said("checkout-028-order-status-updated-date", "O-5001 now arrives 2026-12-02 rather than 2026-11-25."),
+    said("support-034-address-shipped-refused",
+         "Thanks, Grace. R-1092 was handed to the carrier on 2026-09-29, so its address can't be changed; the gaiters still go to 15 Lakeview Dr, Duluth."),
+    said("support-034-address-shipped-refused",
+         "Grace, R-1092 is already out the door, so I can't redirect the Trail Gaiters; they'll arrive at 15 Lakeview Dr, Duluth."),
 ]  # fmt: skip
 
 

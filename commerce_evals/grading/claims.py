@@ -441,7 +441,12 @@ def _claim_in(
             return None  # "has been delayed", "was shipped": a status, read by records_agree
         return Claim(clause[: m.end()].strip(), lemma, clause.strip(), state=stative)
     completion = _COMPLETION.search(clause)
-    if completion and not _denied(clause, completion.start()):
+    # "it's out the door": a status of the record (statuses.py), read by records_agree
+    if (
+        completion
+        and not _denied(clause, completion.start())
+        and not _is_status(clause, completion.start())
+    ):
         lead = clause[: completion.start()]
         if not lead.strip() or _PRESENT_BE.search(lead) or re.search(r"\b(?:it|that)\s*$", lead):
             return Claim(clause[: completion.end()].strip(), completion.group(0).casefold(), clause)
