@@ -131,7 +131,13 @@ _CONDITION_OPEN = re.compile(r"^\W*(?:if|once|when|after|as soon as|before|until
 _HISTORY = re.compile(
     r"\b(?:ago|yesterday|last (?:week|month|year)|earlier (?:this|today)|previously|back in"
     r"|on (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.? \d|on \d{4}-\d\d-\d\d"
-    r"|on \d{1,2}/\d{1,2})",
+    r"|on \d{1,2}/\d{1,2}"
+    # a past passive dated by what follows or frames it: "was ordered Aug 12", "a week after it
+    # was ordered", "since they were bought": when the thing came to be, not an act of the run
+    r"|\b(?:was|were)\s+\w+ed\s+(?:on\s+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\.?"
+    r"\s+\d|\d{4}-\d\d-\d\d|\d{1,2}/\d{1,2}|\d+ (?:days?|weeks?|months?|years?) ago)"
+    r"|\b(?:after|since|before|when)\s+(?:it|they|this|that|these|those|the order|your order)"
+    r"\s+(?:was|were)\s+\w+ed\b)",
     re.IGNORECASE,
 )
 # past forms that claim no change: modals, auxiliaries, and choosing not to act ("I ignored
@@ -441,7 +447,12 @@ def _claim_in(
             return None  # "has been delayed", "was shipped": a status, read by records_agree
         return Claim(clause[: m.end()].strip(), lemma, clause.strip(), state=stative)
     completion = _COMPLETION.search(clause)
-    if completion and not _denied(clause, completion.start()):
+    # "it's out the door": a status of the record (statuses.py), read by records_agree
+    if (
+        completion
+        and not _denied(clause, completion.start())
+        and not _is_status(clause, completion.start())
+    ):
         lead = clause[: completion.start()]
         if not lead.strip() or _PRESENT_BE.search(lead) or re.search(r"\b(?:it|that)\s*$", lead):
             return Claim(clause[: completion.end()].strip(), completion.group(0).casefold(), clause)
@@ -648,6 +659,28 @@ def _count_backed(claim: Claim, changed: dict[str, TableChange]) -> str | None:
         return None
     count = int(said.group(1))
     rows = sum(max(len(c.added), len(c.removed)) for c in changed.values())
-    if count > rows:
+    # "Added 3" of one line of three: the count is its quantity
+    if count > rows and count > _units_added(changed):
         return f"says {claim.words!r} of {count}, but the run changed {rows}"
     return None
+
+
+_QUANTITY_FIELDS = ("quantity", "qty")
+
+
+def _units_added(changed: dict[str, TableChange]) -> int:
+    """The units the changed rows gained: a row's quantity, less what the row it replaced held."""
+    from commerce_evals.grading.records import ID_FIELDS
+
+    def quantity(row: dict[str, Any]) -> int:
+        value = next((row[f] for f in _QUANTITY_FIELDS if f in row), 0)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    def key(row: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(row.get(f) for f in ID_FIELDS)
+
+    units = 0
+    for change in changed.values():
+        before = {key(row): quantity(row) for row in change.removed}
+        units += sum(max(0, quantity(row) - before.get(key(row), 0)) for row in change.added)
+    return units

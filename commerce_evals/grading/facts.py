@@ -120,7 +120,8 @@ def normalise(text: str) -> str:
 
 
 _WORD_BEFORE_UNIT = re.compile(
-    r"(?<=[a-z])-(?=(?:day|week|month|year|hour|minute|inch|foot|pound)s?\b)", re.IGNORECASE
+    r"(?<=[a-z])-(?=(?:day|week|month|year|hour|minute|inch|foot|pound|dollar|buck|percent)s?\b)",
+    re.IGNORECASE,
 )
 _UNIT_SHORT = (
     (r"hrs?\.?", "hours"),
@@ -142,12 +143,12 @@ _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 DATE_SPAN = re.compile(
     rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b"
     rf"|\b\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
-    rf"|\b(?:{_MONTHS})\.?\s+{_DAY}\b(?:,?\s+\d{{4}}\b)?"
+    rf"|\b(?:{_MONTHS})\.?\s+(?:the\s+\d{{1,2}}(?:st|nd|rd|th)|{_DAY})\b(?:,?\s+\d{{4}}\b)?"
     rf"|\b{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\b\.?(?:,?\s+\d{{4}}\b)?",
     re.IGNORECASE,
 )
 _MONEY = re.compile(
-    rf"(?:US)?\$\s?(?P<a>{_NUM})(?P<k>[kK]\b)?"
+    rf"(?:(?:US)?\$|\bUSD|\bUS dollars?)\s?(?P<a>{_NUM})(?P<k>[kK]\b)?"
     rf"|(?P<b>{_NUM})\s?(?:USD|usd|dollars?|bucks)\b(?:\s+and\s+(?P<c>\d{{1,2}})\s+cents?\b)?",
 )
 _PERCENT = re.compile(rf"(?P<n>{_NUM})\s?(?:%|percent\b|per\s?cent\b|pct\b)", re.IGNORECASE)
@@ -170,7 +171,7 @@ def parse_date(span: str) -> date | None:
     import dateparser
 
     cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", span, flags=re.IGNORECASE)
-    cleaned = re.sub(r"\bof\s+", "", cleaned, flags=re.IGNORECASE)
+    cleaned = re.sub(r"\b(?:of|the)\s+", "", cleaned, flags=re.IGNORECASE)
     parsed = dateparser.parse(
         cleaned,
         languages=["en"],

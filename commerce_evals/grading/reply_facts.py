@@ -96,9 +96,43 @@ def _has_cue(text: str, position: int, role: list[str]) -> bool:
     return any(token_positions(clause, cue) for cue in role)
 
 
+# a role of the present value or of the earlier one, known by its cue words; a change said
+# as "from $139 to $159" (or "$139 -> $159") gives the earlier value before "to", the present
+# one after it, and a present role is also cued by words the author did not list ("at the
+# moment", "right now")
+_PRESENT_CUES = frozenset({"now", "today", "current", "currently", "costs", "cost", "presently"})
+_PAST_CUES = frozenset({"was", "were", "saw", "seen", "earlier", "before", "previously", "used"})
+_PRESENT_SAID = ["at the moment", "right now", "at present", "these days", "as of today"]
+_CHANGE_OPEN = re.compile(r"\bfrom\s+$", re.IGNORECASE)
+_CHANGE_JOIN = re.compile(r"^\s*(?:to|->|→|=>)\s*$", re.IGNORECASE)
+
+
+def _changes(text: str, found: list[Mention]) -> list[tuple[Mention, Mention]]:
+    """The (earlier, later) pairs of a change said with "from X to Y" or an arrow."""
+    pairs = []
+    for before, after in zip(found, found[1:], strict=False):
+        if before.kind != after.kind or not _CHANGE_JOIN.match(text[before.end : after.start]):
+            continue
+        arrow = text[before.end : after.start].strip().casefold() != "to"
+        if arrow or _CHANGE_OPEN.search(text[: before.start]):
+            pairs.append((before, after))
+    return pairs
+
+
 def _cued(text: str, found: list[Mention], role: list[str]) -> list[Mention]:
     """The values a role's cue speaks of: in each clause holding a cue, the value nearest to a
-    cue ("$20,000 is under the $22,000 floor": the floor is $22,000, not $20,000)."""
+    cue ("$20,000 is under the $22,000 floor": the floor is $22,000, not $20,000); and the
+    side of a change ("went from $139 to $159") the role names."""
+    words = {c.casefold() for c in role}
+    present, past = bool(words & _PRESENT_CUES), bool(words & _PAST_CUES)
+    if present and not past:
+        role = [*role, *_PRESENT_SAID]
+    changed: list[Mention] = []
+    if present != past:
+        pairs = _changes(text, found)
+        changed = [later if present else earlier for earlier, later in pairs]
+        in_change = {id(m) for pair in pairs for m in pair}
+        found = [m for m in found if id(m) not in in_change]
     by_clause: dict[tuple[int, int], list[Mention]] = {}
     for m in found:
         if _has_cue(text, m.start, role):
@@ -112,7 +146,7 @@ def _cued(text: str, found: list[Mention], role: list[str]) -> list[Mention]:
             return min(min(abs(c - m.start), abs(c - m.end)) for c in cues)
 
         cued.append(min(values, key=distance))
-    return sorted(cued, key=lambda m: m.start)
+    return sorted([*cued, *changed], key=lambda m: m.start)
 
 
 def _typed(fact: Fact) -> tuple[Kind, float | dt.date] | None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
-from commerce_evals.grading.facts import negated_at, normalise
+from commerce_evals.grading.facts import DATE_SPAN, negated_at, normalise, parse_date
 from commerce_evals.grading.ja import statuses as ja_statuses
 from commerce_evals.japanese.text import is_japanese
 
@@ -36,6 +36,8 @@ class Status:
     true_of: frozenset[str] = frozenset()
     # or a test on the record itself (stock, dates)
     test: str | None = None
+    # a lead of the phrase that negates it ("isn't late"), read as a negation before it
+    negates: str | None = None
 
 
 _ORDER = frozenset({"placed", "processing", "shipped", "delivered", "cancelled", "canceled"})
@@ -51,11 +53,50 @@ def _values(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 
+# a quantity word meaning none, and what a stock is counted in
+_NONE = r"(?:no|zero|0|nil|none|nothing|not a single|not 1)"
+_STOCK_NOUN = r"stock|inventory|units?|pieces?|copies|left in stock"
+# a verb of being, negated: "isn't late", "won't be late" (the phrase holds its own negation)
+_NOT_BE = r"(?:isn't|aren't|wasn't|weren't|(?:is|are|was|were) not|won't be|will not be|not)"
+_MONTH_WORDS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+# how far behind: "a week", "about 3 days", "a bit", "a little"
+_AMOUNT = (
+    r"(?:(?:about|around|roughly|nearly|almost|over|more than|at least|some|a|an|\d+|few"
+    r"|couple(?: of)?|bit|little|full|whole|good|day|days|week|weeks|hours?|business days?) ){0,5}"
+)
+# a predicate of lateness after its verb: "is late", "running about a week late", "arrives 2
+# days late", "is a few days behind"; not "late November", "too late", "behind the counter"
+_LATE = (
+    rf"(?:(?:{_NOT_BE}|is|are|was|were|be|been|being|running|runs|run|arriving|arrives|arrive"
+    rf"|coming|come|comes|landing|lands|land|(?:showing|shows|show|turning|turns|turn) up"
+    rf"|(?:getting|gets|get) (?:there|to you|in)|(?:reaching|reaches|reach) you|now|fallen|fell"
+    rf"|slipped) |(?<='s )|(?<='re ))(?:still |already |now )?{_AMOUNT}(?:late(?! (?:in|on|next|this|last|morning|afternoon|evening|night|fee|fees"
+    rf"|orders?|deliveries|shipments?|(?:{_MONTH_WORDS})\w*)(?![\w-]))"
+    rf"|behind(?: (?:schedule|plan|the (?:original |first )?(?:date|estimate|schedule)))?"
+    rf"(?! (?:the|a|an|us|you|it|them|other|our|your|that|this|those|these|his|her|their)\b))"
+    rf"|(?:late|behind|overdue|past due) (?:by |now )?{_AMOUNT}(?:late)?"
+    # behind a named schedule needs no verb: "lands Dec 2, a bit behind the original date"
+    rf"|{_AMOUNT}behind (?:schedule|plan|the (?:original |first |1st |planned |promised )?"
+    rf"(?:date|estimate|schedule|eta|plan))"
+)
+
+
 STATUSES: tuple[Status, ...] = (
     Status(
         "out_of_stock",
-        r"out of stock|sold out|unavailable|none left|0 left|0 in stock|0 units|no units"
-        r"|all gone|back ?ordered|zero units|zero left|out of inventory",
+        rf"out[- ]of[- ](?:stock|inventory)|sold[- ]out|unavailable|all gone|back[- ]?ordered"
+        # a quantity meaning none of the stock: "no stock", "zero units", "0 left", "none in
+        # stock", "nothing on hand", "stock is at 0"
+        rf"|{_NONE} (?:more )?(?:{_STOCK_NOUN})(?! (?:shortage|issue|problem|concern|worr|question)\w*)"
+        rf"(?: (?:left|remaining|on hand|in stock|available))?"
+        rf"|{_NONE} (?:(?:left|remaining)(?: (?:in stock|on hand|in inventory))?|in stock|on hand"
+        rf"|in inventory|available to (?:sell|ship))"
+        rf"|(?:stock|inventory)(?: level| count)? (?:is |'s |sits |stands |has (?:hit|dropped to) "
+        rf"|hit |reached |ran down to |down to )(?:at )?(?:0|zero|nil|nothing)(?!\w|[.,]\d)"
+        # stock still to come in: "waiting on a restock", "until it's restocked"
+        rf"|(?:waiting|wait|waits|awaiting|awaits|due) (?:on |for )?(?:a |the |its |their |new |more "
+        rf"|fresh )*(?:restock(?:ing)?|replenishment|(?:new |more |fresh )stock|stock to (?:arrive|come in))"
+        rf"|(?:being|to be|until (?:it|they) (?:is|are|gets?) |until (?:it's|they're) )restocked",
         test="stock_zero",
     ),
     Status(
@@ -65,11 +106,12 @@ STATUSES: tuple[Status, ...] = (
     ),
     Status(
         "delayed",
-        r"delay(?:ed|s)?|pushed (?:\w+ )?(?:back|out)|running late|running behind|behind schedule"
+        rf"delay(?:ed|s)?|pushed (?:\w+ )?(?:back|out)|{_LATE}|overdue|past due"
         r"|slipped|moved (?:\w+ )?(?:back|out)|reschedul\w*|postpone\w*"
-        r"|later than (?:planned|expected|first)"
+        r"|later than (?:planned|expected|first|1st|promised|quoted)"
         r"|(?:latest|updated|new|revised) (?:estimate|date|eta|delivery date|arrival date)",
         test="delayed",
+        negates=_NOT_BE,
     ),
     Status(
         "on_schedule",
@@ -85,7 +127,12 @@ STATUSES: tuple[Status, ...] = (
     ),
     Status(
         "shipped",
-        r"(?:has |have |was |were |been |already )?shipped|dispatched|left (?:the|our) warehouse",
+        r"(?:has |have |was |were |been |already )?shipped|dispatched"
+        # a motion verb of dispatch: "went out", "left the warehouse", "is out the door"
+        r"|(?:went|gone|headed|shipped) (?:out|off)(?! (?:of stock|for delivery|to))"
+        r"|out the door|(?:left|has left|departed|rolled out of) (?:the|our) (?:warehouse|building"
+        r"|facility|dock|depot)|(?:handed|passed|given) (?:over |off )?to (?:the )?(?:carrier|courier)"
+        r"|picked up by (?:the )?(?:carrier|courier)",
         _ORDER,
         _values("shipped", "delivered"),
     ),
@@ -288,6 +335,43 @@ _OPENS_CLAUSE = re.compile(
 _NEGATIVE_OBJECT = re.compile(r"\s+(?:nothing|none|nobody|no one)\b", re.IGNORECASE)
 
 
+_D = rf"(?:{DATE_SPAN.pattern})"
+# a date moved to another: "ETA moved from 11/25 to 12/2", "arrives Dec 2 instead of Nov 25",
+# "Dec 2 (not Nov 25)", "11/25 -> 12/2"; a delay when the date it moved to is the later one
+_DATE_MOVED = re.compile(
+    rf"\b(?:moved|changed|shifted|pushed|slipped|slid|bumped|updated|revised|went|gone|jumped"
+    rf"|rescheduled|reset|now)\b(?:\s+[\w.']+){{0,4}}?\s+from\s+(?P<a>{_D})\s+"
+    rf"(?:to|until|till|->|→)\s+(?P<b>{_D})"
+    rf"|(?P<b2>{_D})\s*,?\s*\(?(?:instead of|rather than|and not|not|no longer)\s+(?:the\s+)?"
+    rf"(?:(?:original|planned|first|earlier|old|previous)\s+)?(?:(?:date|estimate|eta)\s+(?:of\s+)?)?"
+    rf"(?P<a2>{_D})"
+    rf"|(?P<a3>{_D})\s*(?:->|→|=>)\s*(?P<b3>{_D})",
+    re.IGNORECASE,
+)
+
+
+def _later(moved_to: str, moved_from: str) -> bool:
+    """Whether the date `moved_to` falls after `moved_from`; dates without a year are read in
+    the same year, or the next when the move would otherwise go back more than half a year."""
+    to, since = parse_date(moved_to), parse_date(moved_from)
+    if to is None or since is None:
+        return False
+    if not re.search(r"\d{4}", moved_to + moved_from) and (since - to).days > 182:
+        return True  # "Dec 30 -> Jan 2"
+    return to > since
+
+
+def _dates_moved(text: str) -> list[tuple[int, int]]:
+    """Where `text` says a date moved later: a delay said by its dates."""
+    found = []
+    for m in _DATE_MOVED.finditer(text):
+        since = m.group("a") or m.group("a2") or m.group("a3")
+        to = m.group("b") or m.group("b2") or m.group("b3")
+        if _later(to, since):
+            found.append((m.start(), m.end()))
+    return found
+
+
 @cache
 def _pattern(status: Status) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-])(?:{status.phrases})(?![\w-])", re.IGNORECASE)
@@ -302,18 +386,26 @@ def phrases(text: str, domain: str | None = None) -> list[StatusPhrase]:
             for f in ja_statuses.phrases(text)
         ]
     text = normalise(text)
-    candidates = [(status, m) for status in table(domain) for m in _pattern(status).finditer(text)]
-    candidates.sort(key=lambda c: c[1].start() - c[1].end())
+    candidates = [
+        (status, m.start(), m.end())
+        for status in table(domain)
+        for m in _pattern(status).finditer(text)
+    ]
+    candidates += [(BY_NAME["delayed"], start, end) for start, end in _dates_moved(text)]
+    candidates.sort(key=lambda c: c[1] - c[2])
     found: list[StatusPhrase] = []
-    for status, m in candidates:
-        if any(m.start() < p.end and p.start < m.end() for p in found):
+    for status, start, end in candidates:
+        if any(start < p.end and p.start < end for p in found):
             continue
+        said = text[start:end]
         # a phrase that opens its own clause ("until someone approves it") is not negated by
         # the clause before it ("nothing goes live until ...")
-        negated = not _OPENS_CLAUSE.match(m.group(0)) and (
-            negated_at(text, m.start()) or bool(_NEGATIVE_OBJECT.match(text, m.end()))
+        negated = not _OPENS_CLAUSE.match(said) and (
+            negated_at(text, start) or bool(_NEGATIVE_OBJECT.match(text, end))
         )
-        found.append(StatusPhrase(status, m.start(), m.end(), m.group(0), negated))
+        if status.negates and re.match(status.negates, said, re.IGNORECASE):
+            negated = not negated
+        found.append(StatusPhrase(status, start, end, said, negated))
     return sorted(found, key=lambda p: p.start)
 
 
