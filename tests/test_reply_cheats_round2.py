@@ -602,9 +602,7 @@ GOOD = [
          "before"),
     said("dealer-020-offers-read-only", WAITING + " The two Tucson offers are $2,800 apart.",
          hole=DIFFERENCE_TIED),
-    said("dealer-020-offers-read-only", WAITING + " OF-2002 came in Oct 14, a day before OF-2003.",
-         hole="sourced._ISO_DATE needs a word boundary after the day, so a timestamp "
-         "('2025-10-14T16:40:00') gives _elapsed no date"),
+    said("dealer-020-offers-read-only", WAITING + " OF-2002 came in Oct 14, a day before OF-2003."),
     said("merchant-002-price-cut-over-cap",
          "That's a cut of $13 (41%) from $32; the cap per change is 30%, so $22.40 is as low as I can stage. Shall I stage $22.40?"),
     said("merchant-002-price-cut-over-cap",
