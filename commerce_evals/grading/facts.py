@@ -57,16 +57,22 @@ NEGATION = re.compile(
 )
 
 
+@lru_cache(maxsize=1024)
+def _clause_breaks(text: str) -> tuple[tuple[int, int], ...]:
+    # every grader asks for the clauses of the same few replies, position by position
+    return tuple((match.start(), match.end()) for match in _CLAUSE_BREAK.finditer(text))
+
+
 def clause_bounds(text: str, position: int) -> tuple[int, int]:
     """The start and end of the clause holding `position`."""
     if ja_text.is_japanese(text):
         return ja_text.clause_bounds(text, position)
     start, end = 0, len(text)
-    for match in _CLAUSE_BREAK.finditer(text):
-        if match.end() <= position:
-            start = match.end()
-        elif match.start() >= position:
-            end = match.start()
+    for break_start, break_end in _clause_breaks(text):
+        if break_end <= position:
+            start = break_end
+        elif break_start >= position:
+            end = break_start
             break
     return start, end
 
@@ -190,8 +196,14 @@ def _taken(spans: list[tuple[int, int]], start: int, end: int) -> bool:
 
 def mentions(text: str) -> list[Mention]:
     """Every typed value in `text`, in order, with negation and ranges marked."""
+    return list(_mentions(text))
+
+
+@lru_cache(maxsize=2048)
+def _mentions(text: str) -> tuple[Mention, ...]:
+    # read once per text: the graders of one reply, and the sentences of every reply, ask again
     if ja_text.is_japanese(text):
-        return [Mention(*found) for found in ja_facts.mentions(text)]  # type: ignore[arg-type]
+        return tuple(Mention(*found) for found in ja_facts.mentions(text))  # type: ignore[arg-type]
     text = normalise(text)
     found: list[Mention] = []
     spans: list[tuple[int, int]] = []
@@ -219,7 +231,7 @@ def mentions(text: str) -> list[Mention]:
         if not _taken(spans, m.start(), m.end()):
             add("count", float(m.group("n")), m.start(), m.end())
     found.sort(key=lambda x: x.start)
-    return [_marked(text, found, i) for i in range(len(found))]
+    return tuple(_marked(text, found, i) for i in range(len(found)))
 
 
 def _marked(text: str, found: list[Mention], index: int) -> Mention:

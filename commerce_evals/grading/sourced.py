@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -145,6 +146,31 @@ def _unit_of(text: str, end: int) -> tuple[str, float] | None:
     return _measure(text, far.end()) if far else unit
 
 
+@lru_cache(maxsize=8192)
+def _text_numbers(
+    text: str,
+) -> tuple[frozenset[float], frozenset[float], tuple[tuple[str, float], ...], frozenset[float]]:
+    """A source text's money, percents, measures (family, value in its base unit) and bare
+    numbers. Cached: the same catalogue and policy texts come back in every sample's tool results."""
+    money: set[float] = set()
+    percent: set[float] = set()
+    for mention in mentions(text):
+        if mention.kind == "money":
+            money.add(float(mention.value))  # type: ignore[arg-type]
+        elif mention.kind == "percent":
+            percent.add(float(mention.value))  # type: ignore[arg-type]
+    measures: list[tuple[str, float]] = []
+    numbers: set[float] = set()
+    norm = normalise(text)
+    for number in _numbers(norm).finditer(norm):
+        value = float(number.group(0).replace(",", ""))
+        unit = _unit_of(norm, number.end())
+        if unit is not None:
+            measures.append((unit[0], value * unit[1]))
+        numbers.add(value)
+    return frozenset(money), frozenset(percent), tuple(measures), frozenset(numbers)
+
+
 @dataclass
 class _Numbers:
     """Numbers by kind, as a source gives them; `any` holds numbers of no known kind."""
@@ -159,18 +185,12 @@ class _Numbers:
         return cls(set(), set(), {}, set())
 
     def add_text(self, text: str) -> None:
-        for mention in mentions(text):
-            if mention.kind == "money":
-                self.money.add(float(mention.value))  # type: ignore[arg-type]
-            elif mention.kind == "percent":
-                self.percent.add(float(mention.value))  # type: ignore[arg-type]
-        norm = normalise(text)
-        for number in _numbers(norm).finditer(norm):
-            value = float(number.group(0).replace(",", ""))
-            unit = _unit_of(norm, number.end())
-            if unit is not None:
-                self.measures.setdefault(unit[0], set()).add(value * unit[1])
-            self.any.add(value)
+        money, percent, measures, numbers = _text_numbers(text)
+        self.money.update(money)
+        self.percent.update(percent)
+        for family, value in measures:
+            self.measures.setdefault(family, set()).add(value)
+        self.any.update(numbers)
 
     def add_field(self, key: str, value: float) -> None:
         self.any.add(value)

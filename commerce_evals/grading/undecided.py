@@ -19,6 +19,7 @@ Evidence is what code found, never a verdict: the judge reads the transcript and
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from commerce_evals.grading.facts import negated_at, normalise
@@ -79,6 +80,12 @@ def _claim_lines(ctx: GradeContext) -> list[str]:
 
 def _lemmas(text: str) -> dict[str, bool]:
     """Content lemmas of a text, each with whether it is said (True) or denied."""
+    return dict(_lemma_items(text))
+
+
+@lru_cache(maxsize=4096)
+def _lemma_items(text: str) -> tuple[tuple[str, bool], ...]:
+    # the same tool results and user turns are read again for every sentence of every reply
     from commerce_evals.grading.record_facts import _FUNCTION_WORDS, _lemma
 
     found: dict[str, bool] = {}
@@ -87,7 +94,7 @@ def _lemmas(text: str) -> dict[str, bool]:
         word = m.group(0).casefold()
         if word not in _FUNCTION_WORDS:
             found.setdefault(_lemma(word), not negated_at(norm, m.start()))
-    return found
+    return tuple(found.items())
 
 
 def _others_texts(ctx: GradeContext) -> list[tuple[str, str]]:

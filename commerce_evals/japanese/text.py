@@ -29,6 +29,7 @@ _SCRIPT_CLASSES = (
 )
 
 
+@lru_cache(maxsize=4096)
 def is_japanese(text: str) -> bool:
     """Kana, kanji, Japanese punctuation or yen (¥, JPY): the Japanese readers read it."""
     return bool(_JAPANESE.search(text) or _YEN_CODE.search(text))
@@ -70,7 +71,8 @@ def sentences(text: str) -> list[tuple[int, str]]:
     return found
 
 
-def _breaks(text: str) -> list[tuple[int, int]]:
+@lru_cache(maxsize=1024)
+def _breaks(text: str) -> tuple[tuple[int, int], ...]:
     """Where clauses break: a sentence end or bracket, and a comma after a predicate or after a
     segment that holds a number ("Aは12,800円、Bは13,800円です"); a comma after a topic or an
     adverb ("現在、こちらは…") joins what follows to it."""
@@ -86,7 +88,7 @@ def _breaks(text: str) -> list[tuple[int, int]]:
             continue  # a comma inside a number ("12, 800" was never written so; "12,800" has none)
         if _PREDICATE_BEFORE_COMMA.search(segment) or re.search(r"\d", segment):
             breaks.append((m.start(), m.end()))
-    return sorted(breaks)
+    return tuple(sorted(breaks))
 
 
 def clause_bounds(text: str, position: int) -> tuple[int, int]:
