@@ -24,8 +24,6 @@ from commerce_evals.domains.base import fingerprint
 from commerce_evals.harness.events import Run
 from commerce_evals.strict import Strict
 
-RUN_FILE_FORMAT = "commerce-evals recorded run 1"
-
 
 class RunFileError(InputError):
     """A run file that cannot be graded: one line per problem, naming file, field and fix."""
