@@ -418,6 +418,8 @@ def flow_parts(
 ) -> FlowParts:
     """A flow's parts (see FlowParts); each argument as flow_task() takes it."""
     if domain is None or profile is None or poisoned is None:
+        if flow not in FLOWS:
+            raise KeyError(f"flow {flow!r} is not in FLOWS: give its domain, profile and poisoned")
         spec = FLOWS[flow]
         domain, profile = domain or spec.domain, profile or spec.agent
         poisoned = spec.poisoned if poisoned is None else poisoned
@@ -490,7 +492,7 @@ def flow_task(
     dataset: str | None = None,
     fixtures: str | None = None,
     instructions: str | None = None,
-    poisoned: bool | None = True,
+    poisoned: bool | None = None,
     counterexamples: bool = False,
     alternatives: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
