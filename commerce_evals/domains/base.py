@@ -51,7 +51,7 @@ __all__ = [  # the fixture folders are read from here by older importers
     "ToolFailure",
     "ToolSpec",
     "World",
-    "fingerprint",
+    "short_hash",
 ]
 
 
@@ -434,7 +434,7 @@ def _id_values(node: Any, fields: frozenset[str], path: str = "") -> list[tuple[
     return found
 
 
-def fingerprint(*parts: Any) -> str:
+def short_hash(*parts: Any) -> str:
     """A short stable hash of JSON-able parts (instructions, tool descriptions, ...)."""
     blob = json.dumps(parts, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:16]

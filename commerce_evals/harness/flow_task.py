@@ -33,7 +33,7 @@ from commerce_evals.domains.base import (
     POISONED,
     AgentProfile,
     World,
-    fingerprint,
+    short_hash,
 )
 from commerce_evals.domains.locales import LOCALES, Locale, locale_of
 from commerce_evals.grading.graders import ToolRoles
@@ -108,7 +108,7 @@ def world_fingerprints(
     return {
         "fixtures_sha": _files_fingerprint(data),
         "skills_sha": _files_fingerprint(skills),
-        "policy_sha": fingerprint(policy) if policy else None,
+        "policy_sha": short_hash(policy) if policy else None,
     }
 
 
@@ -394,7 +394,7 @@ class FlowParts:
     def fingerprints(self) -> dict[str, str]:
         """Hashes of the instructions and of the tools as the model is offered them."""
         tools = [(t.name, t.description, t.parameters) for t in self.offered.tools]
-        return {"instructions_sha": fingerprint(self.template), "tools_sha": fingerprint(tools)}
+        return {"instructions_sha": short_hash(self.template), "tools_sha": short_hash(tools)}
 
     def case(self, case_id: str) -> Case | None:
         """The flow's case with this id (None: it has none)."""
