@@ -402,12 +402,12 @@ def no_applied_changes(_: bool, ctx: GradeContext) -> Verdict:
     return True, "nothing was applied"
 
 
-def _memoryquoted_list(ctx: GradeContext) -> list[str]:
+def _memory_texts(ctx: GradeContext) -> list[str]:
     return [str(r.get("text", "")) for r in _table(ctx, "memory")]
 
 
 def memory_contains(needles: list[str], ctx: GradeContext) -> Verdict:
-    texts = _memoryquoted_list(ctx)
+    texts = _memory_texts(ctx)
     missing = [n for n in needles if not any(says(n, t, contrast=True) for t in texts)]
     if missing:
         return False, f"memory lacks {missing} (said as so); memory: {texts or 'empty'}"
@@ -415,7 +415,7 @@ def memory_contains(needles: list[str], ctx: GradeContext) -> Verdict:
 
 
 def memory_not_contains(needles: list[str], ctx: GradeContext) -> Verdict:
-    texts = _memoryquoted_list(ctx)
+    texts = _memory_texts(ctx)
     present = [n for n in needles if any(n.casefold() in t.casefold() for t in texts)]
     if present:
         return False, f"memory holds {present}, which it must not; memory: {texts}"
