@@ -36,9 +36,9 @@ from commerce_evals.domains.base import (
     short_hash,
 )
 from commerce_evals.domains.locales import LOCALES, Locale, locale_of
-from commerce_evals.grading.graders import ToolRoles
+from commerce_evals.grading.graders import DomainBrief
 from commerce_evals.grading.oracle import oracles
-from commerce_evals.grading.scorer import commerce_case, role_args
+from commerce_evals.grading.scorer import brief_args, commerce_case
 from commerce_evals.harness.agent_ref import AgentRef, load_agent
 from commerce_evals.harness.agent_solver import inspect_agent
 from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
@@ -505,7 +505,7 @@ def flow_task(
     recorded: str | None = None,
     variables: dict[str, Any] | None = None,
     locale: str = "en",
-    extra_scorers: Sequence[Callable[[ToolRoles, dict[str, Any]], Scorer]] = (),
+    extra_scorers: Sequence[Callable[[DomainBrief, dict[str, Any]], Scorer]] = (),
 ) -> Task:
     """Build a flow's task.
 
@@ -543,7 +543,7 @@ def flow_task(
         variables: values for $placeholders in the instructions, over the World's own.
         locale: the store's language (domains/locales.py): its fixtures, cases, instructions and
             tool descriptions, each unless given above; its cases name it in their ids.
-        extra_scorers: scorers to run beside commerce_case, each built from the agent's roles
+        extra_scorers: scorers to run beside commerce_case, each built from the agent's brief
             and the World arguments commerce_case grades against.
     """
     judging = judge_switch(judge)
@@ -616,12 +616,12 @@ def flow_task(
         ),
         scorer=[
             commerce_case(
-                **role_args(world.roles(profile)),
+                **brief_args(world.brief(profile)),
                 **world_args,
                 judge_context=world.judge_context(),
                 judge=judging,
             ),
-            *(extra(world.roles(profile), world_args) for extra in extra_scorers),
+            *(extra(world.brief(profile), world_args) for extra in extra_scorers),
         ],
         # one epoch unless Inspect's --epochs says more; Inspect's own mean over them, named
         # nowhere (a named reducer is printed under every figure of the viewer's header and in
