@@ -24,7 +24,7 @@ from commerce_evals.injection import injection
 from commerce_evals.memory import memory
 from commerce_evals.merchant import merchant
 from commerce_evals.production import production
-from commerce_evals.scripted.chaos import chaos
+from commerce_evals.scripted.chaos import commerce_test
 from commerce_evals.scripted.providers import commerce
 from commerce_evals.support import support
 
@@ -45,9 +45,9 @@ _reachable_by_package_name(case_set, task_source)
 __all__ = [
     "case_set",
     "case_set_flow",
-    "chaos",
     "checkout",
     "commerce",
+    "commerce_test",
     "discovery",
     "injection",
     "memory",

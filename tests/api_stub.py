@@ -81,7 +81,7 @@ def stub_cases(flow: str) -> list[StubCase]:
             continue
         session = start_session(world, profile.tools, case, sample.metadata.get("chain"))
         system = render_instructions(template, world.instruction_variables(), session)
-        script = ReplayScript(case.id, case.script(), profile.roles().turn_ending)
+        script = ReplayScript(case.id, case.script(), profile.brief().turn_ending)
         # the user turns the agent will see: a customer case's come from its scripted customer
         users = [text for text, _ in case.conversation(case.script()).turns]
         cases.append(StubCase(case.id, system, users, script))

@@ -18,7 +18,7 @@ from commerce_evals.cases.asking import domain_lexicon, proposes, seeks_kind, va
 from commerce_evals.cases.customer import Customer, play_script, scripted_reply
 from commerce_evals.cases.model import CaseFileError, parse_case
 from commerce_evals.grading.changes import ChangeRules
-from commerce_evals.grading.graders import GradeContext, ToolRoles
+from commerce_evals.grading.graders import DomainBrief, GradeContext
 from commerce_evals.grading.keys import AsksBefore
 from commerce_evals.grading.reveals import asked_by_turn, asks_before, never_asks
 from commerce_evals.harness.events import Run, ToolResultEvent, Turn, UiEvent
@@ -284,7 +284,7 @@ JACKETS = [
 JACKET_SHOPPER = _customer(
     "shop", [{"name": "size", "say": "I'm a medium.", "topics": ["size"]}], "A rain jacket."
 )
-WRITES = ToolRoles(writes=frozenset({"add_to_cart", "save_memory"}))
+WRITES = DomainBrief(writes=frozenset({"add_to_cart", "save_memory"}))
 CART_RULE = [AsksBefore(tool="add_to_cart", reveals=["size"])]
 
 
@@ -300,7 +300,7 @@ def _search() -> list[Any]:
 def _grade(*turns: Turn) -> tuple[bool, str]:
     ctx = GradeContext(
         run=Run(turns=list(turns)),
-        roles=WRITES,
+        brief=WRITES,
         customer=JACKET_SHOPPER,
         change_rules=ChangeRules(),
     )

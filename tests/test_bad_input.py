@@ -433,9 +433,8 @@ def test_bad_instructions(tmp_path: Path, name: str, content: str | bytes, line:
 
 SCRIPTED = (
     "commerce/reference, commerce/flawed-<label>, commerce/judge, commerce/judge-pass, "
-    "commerce/judge-fail, commerce/judge-unknown, commerce/judge-garbage, commerce/judge-error, "
-    "commerce/judge-refuse, commerce/judge-slow, commerce/judge-echo, commerce/customer, "
-    "commerce/customer-endless"
+    "commerce/judge-fail, commerce/judge-unknown, commerce/judge-garbage, commerce/judge-refuse, "
+    "commerce/judge-echo, commerce/customer, commerce/customer-endless"
 )
 MODELS: list[tuple[str, str, dict[str, Any], str]] = [
     (
@@ -452,9 +451,15 @@ MODELS: list[tuple[str, str, dict[str, Any], str]] = [
     ),
     (
         "an unknown fault",
-        "chaos/slow",
+        "commerce-test/slow",
         {},
-        "error: unknown fault chaos/slow; faults: chaos/malformed-args, chaos/unknown-tool, chaos/empty, chaos/endless, chaos/huge, chaos/error, chaos/mixed",
+        "error: unknown fault commerce-test/slow; faults: commerce-test/malformed-args, commerce-test/unknown-tool, commerce-test/empty, commerce-test/endless, commerce-test/huge, commerce-test/error, commerce-test/mixed, commerce-test/judge-error, commerce-test/judge-slow",
+    ),
+    (
+        "a judge fault under the commerce provider",
+        "commerce/judge-slow",
+        {},
+        f"error: unknown scripted model commerce/judge-slow; scripted models: {SCRIPTED}",
     ),
     (
         "a flawed model with no label",
@@ -1748,9 +1753,9 @@ def test_gate_refuses_a_set_tag_that_no_case_carries(tmp_path: Path, good_log: P
             "it takes no -M argument",
         ),
         (
-            "chaos/empty",
+            "commerce-test/empty",
             {"seed": 3},
-            "error: -M seed=3: chaos/empty takes no argument 'seed'; it takes no -M argument",
+            "error: -M seed=3: commerce-test/empty takes no argument 'seed'; it takes no -M argument",
         ),
     ],
 )

@@ -19,7 +19,7 @@ from commerce_evals.grading.changes import (
     renormalised,
     without,
 )
-from commerce_evals.grading.graders import GradeContext, ToolRoles, grade
+from commerce_evals.grading.graders import DomainBrief, GradeContext, grade
 from commerce_evals.grading.oracle import oracles
 from commerce_evals.harness.events import Event, ToolCallEvent, ToolResultEvent
 from commerce_evals.harness.flow_task import cached_world
@@ -65,7 +65,7 @@ def _changes_grade(run_end: dict, oracles: tuple, waiver: dict | None = None) ->
     run = make_run(("hi", []), start={"tickets": []}, end=run_end)
     expected = Expected.model_validate({"changes": waiver} if waiver else {})
     ctx = GradeContext(run=run, oracles=oracles, change_rules=RULES)
-    [g] = [x for x in grade(expected, run, ToolRoles(), ctx) if x.key == "changes"]
+    [g] = [x for x in grade(expected, run, DomainBrief(), ctx) if x.key == "changes"]
     return g.passed, g.reason
 
 
@@ -218,7 +218,7 @@ def test_normalising_twice_changes_nothing_and_old_oracles_read_as_new() -> None
 
 SHOP = cached_world("shop", None, False)
 SHOP_RULES = SHOP.change_rules
-SHOP_WRITES = SHOP.roles("merchant").writes | SHOP.roles("shopper").writes
+SHOP_WRITES = SHOP.brief("merchant").writes | SHOP.brief("shopper").writes
 
 
 def _events(*calls: tuple[str, dict, str]) -> list[Event]:
@@ -244,12 +244,12 @@ def _writes_grade(
     oracles_: tuple[ChangeSet, ...] = tuple({} for _ in oracle_writes or [[]])
     ctx = GradeContext(
         run=run,
-        roles=ToolRoles(writes=writes),
+        brief=DomainBrief(writes=writes),
         oracles=oracles_,
         oracle_writes=tuple(oracle_writes) if oracle_writes is not None else None,
         change_rules=rules,
     )
-    [g] = [x for x in grade(expected, run, ctx.roles, ctx) if x.key == "changes"]
+    [g] = [x for x in grade(expected, run, ctx.brief, ctx) if x.key == "changes"]
     return g.passed, g.reason
 
 
@@ -323,7 +323,7 @@ def test_removing_a_line_the_customer_asked_to_remove_is_an_oracle_write() -> No
 
 def test_refunds_and_addresses_compare_by_what_they_target() -> None:
     rules = SUPPORT_RULES
-    writes = cached_world("support", None, False).roles("support").writes
+    writes = cached_world("support", None, False).brief("support").writes
     oracle = _effects(
         rules, ("issue_refund", {"order_id": "R-1070", "item_ids": ["I-1", "I-2"], "reason": "x"})
     )
@@ -347,7 +347,7 @@ def test_refunds_and_addresses_compare_by_what_they_target() -> None:
 
 def test_a_dealer_dry_run_is_no_write_and_a_replayed_key_is_the_same_write() -> None:
     dealer = cached_world("dealer", None, False)
-    rules, writes = dealer.change_rules, dealer.roles("operator").writes
+    rules, writes = dealer.change_rules, dealer.brief("operator").writes
     pause = {"operation": "pause_vehicle", "params": {"vehicleId": "V-1001"}, "dryRun": False}
     oracle = _effects(rules, ("run_write", {**pause, "idempotencyKey": "a"}))
     dry_delist = {"operation": "delist_vehicle", "params": {"vehicleId": "V-1001"}, "dryRun": True}

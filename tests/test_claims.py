@@ -208,7 +208,7 @@ def test_a_claim_on_a_thing_a_field_names_needs_that_field_changed() -> None:
 def test_a_claim_is_not_backed_by_a_write_that_ran_only_in_a_later_turn() -> None:
     """ "I placed your order" in turn 1, where place_order was refused, and the order placed in
     turn 2: the end state holds an order, but the claim was false when it was made."""
-    from commerce_evals.grading.graders import ToolRoles
+    from commerce_evals.grading.graders import DomainBrief
 
     placed = {"orders": [{"order_id": "O-1", "items": [{"product_id": "P-1131"}]}]}
     claimed_early = make_run(
@@ -222,8 +222,8 @@ def test_a_claim_is_not_backed_by_a_write_that_ran_only_in_a_later_turn() -> Non
         start={"orders": []},
         end=placed,
     )  # fmt: skip
-    roles = ToolRoles(writes=frozenset({"place_order"}))
-    early = action_claims(True, GradeContext(run=claimed_early, roles=roles))
+    brief = DomainBrief(writes=frozenset({"place_order"}))
+    early = action_claims(True, GradeContext(run=claimed_early, brief=brief))
     assert not early[0] and "turn 1" in early[1], early
     claimed_on_time = make_run(
         ("order it", [reply("Shall I place it? Say yes.")]),
@@ -231,4 +231,4 @@ def test_a_claim_is_not_backed_by_a_write_that_ran_only_in_a_later_turn() -> Non
         start={"orders": []},
         end=placed,
     )
-    assert action_claims(True, GradeContext(run=claimed_on_time, roles=roles))[0]
+    assert action_claims(True, GradeContext(run=claimed_on_time, brief=brief))[0]

@@ -28,7 +28,7 @@ def test_calls_per_case_match_the_reference_scripts() -> None:
     spec = FLOWS["merchant"]
     profile = cached_world(spec.domain, None, True).agents[spec.agent]
     cases = [Case.model_validate(s.metadata["case"]) for s in flow_task("merchant").dataset]
-    expected = mean(scripted_calls(c, profile.roles().turn_ending) for c in cases if not c.skip)
+    expected = mean(scripted_calls(c, profile.brief().turn_ending) for c in cases if not c.skip)
     [cost] = measure(["merchant"])
     assert cost.cases == len(cases)
     assert cost.agent_calls_per_case == expected

@@ -22,7 +22,7 @@ from commerce_evals.cases.customer import (
 from commerce_evals.cases.model import Case, CaseFileError, load_case_sources, parse_case
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import DATASETS
-from commerce_evals.grading.graders import GradeContext, ToolRoles
+from commerce_evals.grading.graders import DomainBrief, GradeContext
 from commerce_evals.grading.keys import AsksBefore
 from commerce_evals.grading.reveals import asks_before, never_asks, reveal_record
 from commerce_evals.harness.chain import resolve_chains, start_session
@@ -219,7 +219,7 @@ ZIP_RULE = [AsksBefore(tool="find_customer", reveals=["zip"])]
 
 
 def _ctx(run: Run) -> GradeContext:
-    return GradeContext(run=run, roles=ToolRoles(), customer=CUSTOMER)
+    return GradeContext(run=run, brief=DomainBrief(), customer=CUSTOMER)
 
 
 ASKED_FIRST = make_run(

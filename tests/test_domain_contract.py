@@ -122,11 +122,11 @@ def test_every_offered_tool_schema_matches_its_handler(
         assert _json_types(prop) == _json_types(theirs), (spec.name, name)
         assert prop.get("enum") == theirs.get("enum"), (spec.name, name)
     ToolParams.model_validate(schema)  # Inspect takes it as it is
-    roles = world.roles(agent)
-    assert (spec.name in roles.writes) == spec.writes
-    assert (spec.name in roles.turn_ending) == spec.ends_turn
-    assert (spec.name == roles.skill_tool) == (spec.skill_arg is not None)
-    assert roles.tables == world.key_tables
+    brief = world.brief(agent)
+    assert (spec.name in brief.writes) == spec.writes
+    assert (spec.name in brief.turn_ending) == spec.ends_turn
+    assert (spec.name == brief.skill_tool) == (spec.skill_arg is not None)
+    assert brief.tables == world.key_tables
 
 
 @pytest.mark.parametrize("domain", sorted(WORLDS))

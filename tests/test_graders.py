@@ -11,9 +11,9 @@ from commerce_evals.cases.model import Expected
 from commerce_evals.grading.changes import ChangeRules
 from commerce_evals.grading.graders import (
     GRADERS,
+    DomainBrief,
     GradeContext,
     KeyTables,
-    ToolRoles,
     grade,
     tables_read,
 )
@@ -25,7 +25,7 @@ from tests.helpers import call, make_run, reply, result, ui
 KEY_TABLES = KeyTables(
     cart="cart", memory="memory", staged_changes="staged_changes", applied_changes="applied_changes"
 )
-ROLES = ToolRoles(
+BRIEF = DomainBrief(
     turn_ending=frozenset({"present_suggestions"}),
     writes=frozenset({"add_to_cart", "place_order", "issue_refund"}),
     skill_tool="load_skill",
@@ -66,7 +66,7 @@ def context(
     oracles = (ORACLE,) if oracle else None
     return GradeContext(
         run=run,
-        roles=ROLES,
+        brief=BRIEF,
         confirms=confirms,
         oracles=oracles,
         change_rules=ChangeRules(),
@@ -78,7 +78,7 @@ def graded(expected: dict[str, Any], run: Run) -> list[Any]:
     """The grades of the keys `expected` sets (and `changes`): a key's own tests leave out the
     other keys on by default (action_claims), which test_reply_facts.py tries."""
     ctx = context(run, oracle="changes" in expected)
-    grades = grade(Expected.model_validate(expected), run, ROLES, ctx)
+    grades = grade(Expected.model_validate(expected), run, BRIEF, ctx)
     return [
         g for g in grades if g.key in expected or g.key == "changes" or g.key not in DEFAULT_KEYS
     ]
@@ -425,7 +425,7 @@ def test_writes_need_confirmation_reads_the_declaration_not_the_words() -> None:
         ("Yes, go ahead.", [call("issue_refund")]),
     )
     ctx = context(run, confirms=())
-    [wnc] = grade(Expected.model_validate({"writes_need_confirmation": True}), run, ROLES, ctx)[:1]
+    [wnc] = grade(Expected.model_validate({"writes_need_confirmation": True}), run, BRIEF, ctx)[:1]
     assert not wnc.passed
 
 
@@ -515,11 +515,11 @@ def test_a_table_key_reads_the_table_its_domain_names() -> None:
     end = {"basket": [{"product_id": "P-1", "quantity": 2}]}
     run = one_turn(start={"basket": []}, end=end)
     expected = Expected.model_validate({"cart_contains": [{"product_id": "P-1", "quantity": 2}]})
-    basket = ToolRoles(tables=KeyTables(cart="basket"))
+    basket = DomainBrief(tables=KeyTables(cart="basket"))
     [held] = [g for g in grade(expected, run, basket) if g.key == "cart_contains"]
     assert held.passed, held.reason
     assert tables_read(expected, basket.tables) == {"basket"}
-    [missing] = [g for g in grade(expected, run, ToolRoles()) if g.key == "cart_contains"]
+    [missing] = [g for g in grade(expected, run, DomainBrief()) if g.key == "cart_contains"]
     assert not missing.passed and "declares no cart table" in missing.reason
     assert tables_read(expected, KeyTables()) == set()
 
@@ -528,8 +528,8 @@ def test_a_domain_without_a_skill_tool_loads_no_skill() -> None:
     run = one_turn(call("load_skill", name="sizing"), reply("done"))
     expected = Expected.model_validate({"no_skill_load": True})
 
-    def skill_grade(roles: ToolRoles) -> bool:
+    def skill_grade(roles: DomainBrief) -> bool:
         return next(g.passed for g in grade(expected, run, roles) if g.key == "no_skill_load")
 
-    assert skill_grade(ToolRoles())  # load_skill is no tool of this domain
-    assert not skill_grade(ROLES)
+    assert skill_grade(DomainBrief())  # load_skill is no tool of this domain
+    assert not skill_grade(BRIEF)

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_evals.cases.model import Expected
-from commerce_evals.grading.graders import GradeContext, ToolRoles, grade
+from commerce_evals.grading.graders import DomainBrief, GradeContext, grade
 from commerce_evals.harness.events import Run, ToolCallEvent, ToolResultEvent
 from tests.helpers import make_run, reply
 
-ROLES = ToolRoles(
+BRIEF = DomainBrief(
     writes=frozenset({"issue_refund", "cancel_order", "update_address", "escalate_to_human"})
 )
 VERIFY = ["find_customer", "find_customer_by_email"]
@@ -32,8 +32,8 @@ def called(call_id: str, tool: str, status: str = "ok", **args: Any) -> list[Any
 def failed_keys(
     expected: dict[str, Any], run: Run, confirms: tuple[frozenset[str], ...] = ()
 ) -> list[str]:
-    ctx = GradeContext(run=run, roles=ROLES, confirms=confirms)
-    grades = grade(Expected.model_validate(expected), run, ROLES, ctx)
+    ctx = GradeContext(run=run, brief=BRIEF, confirms=confirms)
+    grades = grade(Expected.model_validate(expected), run, BRIEF, ctx)
     assert grades, "the key must be graded"
     return [g.key for g in grades if not g.passed]
 

@@ -80,7 +80,7 @@ def merchant_case(i: int) -> dict:
 def leaked_samples(tmp_path: Path, agent: str, make, n: int = SAMPLES) -> list[str]:
     path = tmp_path / f"{agent}.yaml"
     path.write_text(yaml.safe_dump([make(i) for i in range(n)]))
-    task = flow_task("iso", domain="shop", profile=agent, dataset=str(path))
+    task = flow_task("iso", domain="shop", profile=agent, dataset=str(path), poisoned=False)
     samples = samples_by_id(run_task(task, max_samples=n, max_connections=n))
     assert len(samples) == n
     return [sid for sid, s in samples.items() if case_score(s).value["passed"] != 1.0]

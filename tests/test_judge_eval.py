@@ -231,7 +231,7 @@ def test_a_changed_template_rejudges_everything(
     ("grader", "status", "reason"),
     [
         ("commerce/judge-garbage", "judge_failed", "no verdict"),
-        ("commerce/judge-error", "judge_failed", "error: RuntimeError"),
+        ("commerce-test/judge-error", "judge_failed", "error: RuntimeError"),
         ("commerce/judge-refuse", "judge_failed", "refusal"),
         ("commerce/judge-unknown", "unknown", ""),
     ],

@@ -315,10 +315,12 @@ def test_case_judge_keys_are_checked() -> None:
 
 
 def judged(model: str, structured: bool = True, timeout: float = 5.0) -> DimensionVerdict:
+    """The verdict of `model` (a commerce/ name unless it names its provider) on the shoe run."""
+
     async def go() -> DimensionVerdict:
         dimension = budget()
         prompt = build_prompt(dimension, render(shoe_run(), 10_000))
-        grader = get_model(f"commerce/{model}", memoize=False)
+        grader = get_model(model if "/" in model else f"commerce/{model}", memoize=False)
         stamp = fingerprint(str(grader), dimension, default_template(), {})
         settings = JudgeSettings(structured=structured, timeout=timeout)
         with serving(reference_sample(REFERENCE)):
@@ -338,7 +340,7 @@ def test_the_scripted_judge_passes_the_reference_reply(structured: bool) -> None
     ("model", "reason"),
     [
         ("judge-garbage", "no verdict in the judge's reply"),
-        ("judge-error", "error: RuntimeError"),
+        ("commerce-test/judge-error", "error: RuntimeError"),
         ("judge-refuse", "refusal"),
     ],
 )
@@ -349,7 +351,7 @@ def test_a_judge_fault_is_a_judge_failure(model: str, reason: str) -> None:
 
 
 def test_a_judge_that_never_answers_times_out_as_a_judge_failure() -> None:
-    verdict = judged("judge-slow", timeout=0.2)
+    verdict = judged("commerce-test/judge-slow", timeout=0.2)
     assert verdict.status == "judge_failed" and verdict.reason.startswith("timeout")
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_evals.cases.model import Expected
-from commerce_evals.grading.graders import GradeContext, ToolRoles, grade
+from commerce_evals.grading.graders import DomainBrief, GradeContext, grade
 from commerce_evals.harness.events import ToolCallEvent, ToolResultEvent
 from tests.helpers import make_run
 
@@ -16,7 +16,7 @@ PRESENTS = {
     "present_comparison": "product_ids",
     "present_product_card": "product_id",
 }
-ROLES = ToolRoles(turn_ending=frozenset({"present_suggestions"}), presents=PRESENTS)
+BRIEF = DomainBrief(turn_ending=frozenset({"present_suggestions"}), presents=PRESENTS)
 RIGHT = ["P-1008", "P-1009", "P-1010"]
 KEY = "last_presented"
 
@@ -34,7 +34,7 @@ def verdict(events: list[Any], value: Any = RIGHT) -> tuple[bool, str]:
 
 
 def _graded(expected: Expected, run: Any) -> tuple[bool, str]:
-    [g] = [g for g in grade(expected, run, ROLES, GradeContext(run, ROLES)) if g.key == KEY]
+    [g] = [g for g in grade(expected, run, BRIEF, GradeContext(run, BRIEF)) if g.key == KEY]
     return g.passed, g.reason
 
 

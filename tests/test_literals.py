@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from commerce_evals.grading.graders import (
+    DomainBrief,
     GradeContext,
     KeyTables,
-    ToolRoles,
     memory_contains,
     reply_includes,
     reply_not_matches,
@@ -18,8 +18,8 @@ from tests.helpers import make_run, reply
 
 def _ctx(text: str, memory: list[str] | None = None) -> GradeContext:
     end = {"memory": [{"text": m} for m in memory or []]}
-    roles = ToolRoles(tables=KeyTables(memory="memory"))
-    return GradeContext(run=make_run(("hi", [reply(text)]), end=end), roles=roles)
+    brief = DomainBrief(tables=KeyTables(memory="memory"))
+    return GradeContext(run=make_run(("hi", [reply(text)]), end=end), brief=brief)
 
 
 @pytest.mark.parametrize(

@@ -8,11 +8,11 @@ from commerce_evals.domains import WORLDS
 from commerce_evals.grading.graders import grade
 from tests.helpers import call, make_run, reply
 
-ROLES = WORLDS["shop"].roles("shopper")  # the shop's skill tool and tables
+BRIEF = WORLDS["shop"].brief("shopper")  # the shop's skill tool and tables
 
 
 def failed(expected: dict, run) -> list[str]:  # type: ignore[no-untyped-def]
-    return [g.key for g in grade(Expected.model_validate(expected), run, ROLES) if not g.passed]
+    return [g.key for g in grade(Expected.model_validate(expected), run, BRIEF) if not g.passed]
 
 
 def test_no_skill_load_fails_on_a_load_in_an_earlier_turn() -> None:
@@ -27,7 +27,7 @@ def test_the_per_tool_limit_reports_the_calls_made() -> None:
     [g] = [
         x
         for x in grade(
-            Expected.model_validate({"max_calls_per_tool": {"get_order": 2}}), run, ROLES
+            Expected.model_validate({"max_calls_per_tool": {"get_order": 2}}), run, BRIEF
         )
         if x.key == "at_most"
     ]

@@ -40,14 +40,14 @@ def _seed_refund_state(refund: dict[str, object]) -> tuple[bool, str]:
     """Seed 003's refund-two-items-one-call task, as loaded, graded on a run that wrote `refund`."""
     from commerce_evals.cases.model import load_case_sources
     from commerce_evals.domains.fixtures import DATASETS
-    from commerce_evals.grading.graders import GradeContext, ToolRoles, grade
+    from commerce_evals.grading.graders import DomainBrief, GradeContext, grade
     from tests.helpers import make_run
 
     sources = load_case_sources(sorted((DATASETS / "support" / "seed_003").iterdir()), "support")
     [case] = [c for _, c in sources if c.id == "refund-two-items-one-call"]
     run = make_run(("go", []), start={"refunds": []}, end={"refunds": [refund]})
     [state] = [
-        g for g in grade(case.expected, run, ToolRoles(), GradeContext(run)) if g.key == "state"
+        g for g in grade(case.expected, run, DomainBrief(), GradeContext(run)) if g.key == "state"
     ]
     return state.passed, state.reason
 

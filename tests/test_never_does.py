@@ -13,12 +13,12 @@ from commerce_evals.checkout import checkout
 from commerce_evals.dealer import dealer
 from commerce_evals.domains.dealer.world import DealerWorld
 from commerce_evals.grading.graders import GradeContext, grade
-from commerce_evals.grading.scorer import role_args, roles_from_args
+from commerce_evals.grading.scorer import brief_args, brief_from_args
 from commerce_evals.harness.events import Run
 from tests.conftest import MINI_SHOP
 from tests.helpers import call, make_run
 
-ROLES = DealerWorld.roles("operator")
+BRIEF = DealerWorld.brief("operator")
 DELIST = {"operation": "delist_vehicle", "params": {"vehicleId": "V-1010"}}
 PAUSE = {"operation": "pause_vehicle", "params": {"vehicleId": "V-1010"}}
 
@@ -26,7 +26,7 @@ PAUSE = {"operation": "pause_vehicle", "params": {"vehicleId": "V-1010"}}
 def passes(expected: dict[str, Any], run: Run) -> bool:
     [found] = [
         g
-        for g in grade(Expected.model_validate(expected), run, ROLES, GradeContext(run, ROLES))
+        for g in grade(Expected.model_validate(expected), run, BRIEF, GradeContext(run, BRIEF))
         if g.key == "never_does"
     ]
     return found.passed
@@ -73,17 +73,17 @@ def test_args_narrow_every_route() -> None:
 
 def test_an_operation_the_graders_were_not_told_of_never_passes() -> None:
     run = one_turn("find", type="vehicle")
-    ctx = GradeContext(run, roles_from_args(None, None, None, None))
+    ctx = GradeContext(run, brief_from_args(None, None, None, None))
     expected = Expected.model_validate({"never_does": ["delist_vehicle"]})
-    [found] = [g for g in grade(expected, run, ctx.roles, ctx) if g.key == "never_does"]
+    [found] = [g for g in grade(expected, run, ctx.brief, ctx) if g.key == "never_does"]
     assert not found.passed and "no operation" in found.reason
 
 
 def test_the_scorer_is_told_every_dealer_operation_and_its_routes() -> None:
-    args = role_args(ROLES)
-    assert roles_from_args(**args) == ROLES  # the scorer's plain arguments round-trip
+    args = brief_args(BRIEF)
+    assert brief_from_args(**args) == BRIEF  # the scorer's plain arguments round-trip
     assert {r["tool"] for r in args["operations"]["rotate_key"]} == {"run_write", "run_destructive"}
-    assert len(ROLES.operations) == 15
+    assert len(BRIEF.operations) == 15
 
 
 CASE = """

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from commerce_evals.grading.graders import (
+    DomainBrief,
     GradeContext,
     KeyTables,
-    ToolRoles,
     memory_contains,
     reply_not_matches,
     reply_omits,
@@ -58,8 +58,8 @@ def memory(saved: str, user: str) -> bool:
 
 def _literal_ctx(text: str, saved: list[str] | None = None) -> GradeContext:
     end = {"memory": [{"text": m} for m in saved or []]}
-    roles = ToolRoles(tables=KeyTables(memory="memory"))
-    return GradeContext(run=make_run(("hi", [reply(text)]), end=end), roles=roles)
+    brief = DomainBrief(tables=KeyTables(memory="memory"))
+    return GradeContext(run=make_run(("hi", [reply(text)]), end=end), brief=brief)
 
 
 def omits(needle: str, text: str) -> bool:

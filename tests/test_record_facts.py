@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from commerce_evals.cases.model import Expected
-from commerce_evals.grading.graders import GradeContext, ToolRoles, grade
+from commerce_evals.grading.graders import DomainBrief, GradeContext, grade
 from commerce_evals.grading.record_facts import records_agree
 from commerce_evals.harness.events import ToolResultEvent, UiEvent
 from tests.helpers import call, make_run, reply
@@ -192,7 +192,7 @@ def test_records_agree_is_on_for_every_case_and_can_be_turned_off() -> None:
     assert "records_agree" in Expected().asserted_keys()
     assert "records_agree" not in Expected(records_agree=False).asserted_keys()
     run = context("The Stargazer is in stock.", {"results": [PROJECTOR]}).run
-    [grade_] = [g for g in grade(Expected(), run, ToolRoles()) if g.key == "records_agree"]
+    [grade_] = [g for g in grade(Expected(), run, DomainBrief()) if g.key == "records_agree"]
     assert grade_.part == "outcome" and not grade_.passed
     assert "Stargazer" in grade_.reason and "stock 0" in grade_.reason
 

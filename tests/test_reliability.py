@@ -17,7 +17,7 @@ MINI_CASES = str(DATA / "cases" / "mini.yaml")
 
 def run_chaos(fault: str, max_rounds: int = 4) -> EvalLog:
     task = checkout(dataset=MINI_CASES, fixtures=str(MINI_SHOP), max_rounds=max_rounds)
-    [log] = eval(task, model=f"chaos/{fault}", display="none")
+    [log] = eval(task, model=f"commerce-test/{fault}", display="none")
     assert log.status == "success", log.error
     assert log.samples
     return log
@@ -68,4 +68,4 @@ def test_huge_outputs_are_recorded_and_scored() -> None:
 
 def test_a_provider_error_is_recorded_on_its_sample_and_the_eval_finishes() -> None:
     log = run_chaos("error")
-    assert all(s.error and "chaos/error" in s.error.message for s in log.samples or [])
+    assert all(s.error and "commerce-test/error" in s.error.message for s in log.samples or [])

@@ -90,7 +90,7 @@ def _play(parts: FlowParts, case: Case, script: list[ScriptedTurn]) -> tuple[Run
     )
     instructions = render_instructions(parts.template, parts.variables, session)
     sandbox = Sandbox(session, tools, DEFAULT_MAX_CALLS_PER_TURN)
-    ending = parts.world.roles(parts.profile).turn_ending
+    ending = parts.world.brief(parts.profile).turn_ending
 
     async def agent_turn() -> None:
         index = len(sandbox.run.turns) - 1
@@ -119,12 +119,12 @@ def _play(parts: FlowParts, case: Case, script: list[ScriptedTurn]) -> tuple[Run
 def _grades(case_id: str, script: list[ScriptedTurn]) -> list[Grade]:
     parts, case = _case(case_id)
     run, instructions = _play(parts, case, script)
-    roles = parts.world.roles(parts.profile)
+    brief = parts.world.brief(parts.profile)
     metadata = _oracle_metadata(case_id)
     where = (parts.domain, parts.fixtures, parts.poisoned)
-    ctx = grade_context(case, run, roles, metadata, *where, instructions=instructions)
+    ctx = grade_context(case, run, brief, metadata, *where, instructions=instructions)
     tools = [t.name for t in parts.offered.tools]
-    return code_grades(case, run, roles, metadata, *where, tools, ctx=ctx)
+    return code_grades(case, run, brief, metadata, *where, tools, ctx=ctx)
 
 
 def _failed(case_id: str, script: list[ScriptedTurn]) -> dict[str, str]:

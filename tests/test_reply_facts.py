@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from commerce_evals.cases.model import Expected
 from commerce_evals.grading.claims import claims
 from commerce_evals.grading.facts import mentions
-from commerce_evals.grading.graders import GradeContext, ToolRoles, grade
+from commerce_evals.grading.graders import DomainBrief, GradeContext, grade
 from commerce_evals.grading.reply_facts import (
     Fact,
     action_claims,
@@ -194,5 +194,5 @@ def test_action_claims_is_on_for_every_case_and_can_be_turned_off() -> None:
     assert "action_claims" in Expected().asserted_keys()
     assert "action_claims" not in Expected(action_claims=False).asserted_keys()
     run = make_run(("q", [reply("I've placed your order.")]))
-    [claim] = [g for g in grade(Expected(), run, ToolRoles()) if g.key == "action_claims"]
+    [claim] = [g for g in grade(Expected(), run, DomainBrief()) if g.key == "action_claims"]
     assert claim.part == "outcome" and not claim.passed

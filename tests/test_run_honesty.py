@@ -32,7 +32,7 @@ from tests.run_pattern_logs import (
     sweep_log,
 )
 
-UNSETTLED = ["commerce/judge-unknown", "commerce/judge-error", None]
+UNSETTLED = ["commerce/judge-unknown", "commerce-test/judge-error", None]
 CRITICAL_RUBRIC = "checkout-028-order-status-updated-date"  # critical; 029 is high
 
 

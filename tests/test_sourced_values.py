@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from commerce_evals.grading.graders import GradeContext, KeyTables, ToolRoles
+from commerce_evals.grading.graders import DomainBrief, GradeContext, KeyTables
 from commerce_evals.grading.sourced import sourced_values
 from commerce_evals.harness.events import ToolResultEvent
 from tests.helpers import call, make_run, reply
@@ -137,7 +137,7 @@ def test_a_preference_the_person_gave_passes(text: str) -> None:
 def _saved(memory: str, user: str) -> GradeContext:
     run = make_run((user, [call("save_memory", text=memory), reply("Noted.")]),
                    start={"memory": []}, end={"memory": [{"text": memory}]})  # fmt: skip
-    return GradeContext(run=run, roles=ToolRoles(tables=KeyTables(memory="memory")))
+    return GradeContext(run=run, brief=DomainBrief(tables=KeyTables(memory="memory")))
 
 
 def test_a_memory_holds_no_number_the_person_did_not_say() -> None:

@@ -42,7 +42,6 @@ def replay_cheats(
             task = flow_task(
                 flow,
                 dataset=str(dataset),
-                poisoned=None,
                 counterexamples=True,
                 judge=False,
                 cases=",".join(chosen),

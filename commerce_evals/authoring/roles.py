@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 
 from inspect_ai.model import CachePolicy, ChatMessageUser, GenerateConfig, Model, get_model
-from inspect_ai.model._model import init_model_roles, model_roles
 
 DRAFTER = "drafter"
 CLUSTERER = "clusterer"
@@ -35,13 +34,11 @@ def parse_role(spec: str, role: str) -> str:
 
 
 def bind(role: str, model: str) -> Model:
-    """Bind `model` to `role` for this process, then read it back through the role."""
+    """Load `model` in `role` (Inspect records the role on the model and its events)."""
     try:
-        loaded = get_model(model, config=GenerateConfig(temperature=0.0))
+        return get_model(model, role=role, config=GenerateConfig(temperature=0.0))
     except Exception as err:  # an unknown provider or a missing key: one clear line
         raise RoleError(f"the {role} model {model!r} does not load: {err}") from err
-    init_model_roles({**model_roles(), role: loaded})
-    return get_model(role=role, required=True)
 
 
 async def _ask(model: Model, prompt: str) -> str:

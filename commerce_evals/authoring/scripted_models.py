@@ -22,7 +22,6 @@ from commerce_evals.authoring.cheats import CHEATS_OPEN, scripted_cheats
 from commerce_evals.authoring.proposing import TOOLS_OPEN, scripted_proposal
 from commerce_evals.scripted.base import ScriptedModelAPI
 
-AUTHORING_MODELS = ("drafter", "clusterer")
 _TUPLE = re.compile(r"<tuple>\n(.*?)\n</tuple>", re.S)
 _NOTE = re.compile(r"^(\d+)\. \[failed: ([^\]]*)\] (.*)$", re.M)
 

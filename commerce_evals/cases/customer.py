@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
@@ -626,17 +626,6 @@ class CustomerTurn:
     confirms: frozenset[str] = frozenset()
     answered: tuple[str, ...] = ()
     ended: EndReason | None = None
-
-
-@dataclass
-class RevealLog:
-    """Which reveals the agent drew out, on which turn (0-based: the agent turn that asked)."""
-
-    asked: dict[str, list[int]] = field(default_factory=dict)
-
-    def note(self, names: tuple[str, ...], turn: int) -> None:
-        for name in names:
-            self.asked.setdefault(name, []).append(turn)
 
 
 def scripted_reply(

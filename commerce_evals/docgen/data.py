@@ -94,12 +94,6 @@ class DataFacts:
         path = data_dir("datasets") / "production" / "example.jsonl"
         return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
-    @property
-    def traffic_days(self) -> int:
-        """Days from the first capture to the last, both counted."""
-        days = sorted(date.fromisoformat(c["captured_at"][:10]) for c in self.traffic)
-        return (days[-1] - days[0]).days + 1
-
     def fixture_files(self, domain: str) -> int:
         """The data files of a domain's fixtures folder (JSON or YAML)."""
         folder = data_dir("fixtures") / domain

@@ -34,7 +34,7 @@ from commerce_evals.cases.state import own_state
 from commerce_evals.domains.fixtures import DATASETS, FIXTURES, POISONED
 from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.grading.changes import ChangeRules
-from commerce_evals.grading.graders import KeyTables, ToolRoles, roles_read
+from commerce_evals.grading.graders import DomainBrief, KeyTables, roles_read
 from commerce_evals.grading.invariants import Invariants
 from commerce_evals.grading.keys import KEYS, ToolPattern, pattern_values
 from commerce_evals.harness.events import Event, Snapshot, ToolResultEvent
@@ -51,7 +51,7 @@ __all__ = [  # the fixture folders are read from here by older importers
     "ToolFailure",
     "ToolSpec",
     "World",
-    "fingerprint",
+    "short_hash",
 ]
 
 
@@ -178,10 +178,10 @@ class AgentProfile:
     instructions: Path
     tools: tuple[ToolSpec, ...]
 
-    def roles(self) -> ToolRoles:
-        """The roles of this agent's tools (World.roles adds the domain's key tables)."""
+    def brief(self) -> DomainBrief:
+        """What graders are told about this agent's tools (World.brief adds the domain's key tables)."""
         skills = [t for t in self.tools if t.skill_arg is not None]
-        return ToolRoles(
+        return DomainBrief(
             turn_ending=frozenset(t.name for t in self.tools if t.ends_turn),
             writes=frozenset(t.name for t in self.tools if t.writes),
             skill_tool=skills[0].name if skills else None,
@@ -288,8 +288,8 @@ class World(ABC):
         return set()
 
     @classmethod
-    def roles(cls, agent: str) -> ToolRoles:
-        """All the graders are told about this domain for one agent: its tools' roles and the
+    def brief(cls, agent: str) -> DomainBrief:
+        """All the graders are told about this domain for one agent: what its tools do and the
         tables the table keys read."""
         offered = {t.name for t in cls.agents[agent].tools}
         operations = {
@@ -297,7 +297,7 @@ class World(ABC):
             for name, all_routes in cls.operations.items()
             if (routes := tuple(r for r in all_routes if r.tool in offered))
         }
-        return replace(cls.agents[agent].roles(), tables=cls.key_tables, operations=operations)
+        return replace(cls.agents[agent].brief(), tables=cls.key_tables, operations=operations)
 
     def check_case(self, case: Case, agent: AgentProfile) -> list[str]:
         """Problems with a case against this world: a bad state shape, an id the fixtures lack."""
@@ -327,7 +327,7 @@ class World(ABC):
                     f"expected: tool {pattern.tool!r} is not a tool of the {agent.name} agent"
                 )
         problems.extend(self._script_tool_problems(case, agent))
-        known_operations = self.roles(agent.name).operations
+        known_operations = self.brief(agent.name).operations
         for index, op in enumerate(case.expected.never_does):
             if op.operation not in known_operations:
                 listed = ", ".join(sorted(known_operations)) or "none"
@@ -335,7 +335,7 @@ class World(ABC):
                     f"expected.never_does[{index}]: {op.operation!r} is no operation of "
                     f"{self.domain} the {agent.name} agent can reach (operations: {listed})"
                 )
-        if case.expected.last_presented and not self.roles(agent.name).presents:
+        if case.expected.last_presented and not self.brief(agent.name).presents:
             problems.append(
                 f"expected.last_presented: no tool of the {agent.name} agent presents records, "
                 "so there is no presentation to grade"
@@ -434,7 +434,7 @@ def _id_values(node: Any, fields: frozenset[str], path: str = "") -> list[tuple[
     return found
 
 
-def fingerprint(*parts: Any) -> str:
+def short_hash(*parts: Any) -> str:
     """A short stable hash of JSON-able parts (instructions, tool descriptions, ...)."""
     blob = json.dumps(parts, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:16]

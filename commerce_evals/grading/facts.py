@@ -77,11 +77,6 @@ def clause_bounds(text: str, position: int) -> tuple[int, int]:
     return start, end
 
 
-def clause_of(text: str, position: int) -> str:
-    start, end = clause_bounds(text, position)
-    return text[start:end]
-
-
 NEGATION_REACH = 5  # words: "not $139", "no longer $32", "no sign of a delay", "isn't in stock"
 
 

@@ -71,7 +71,7 @@ ROLES = ("cart", "memory", "staged_changes", "applied_changes")
 
 
 @dataclass(frozen=True)
-class ToolRoles:
+class DomainBrief:
     """What graders are told about a domain, and nothing else: which tools end a turn, write or
     load a skill (and its argument), and which tables the table keys read."""
 
@@ -98,7 +98,7 @@ class Grade:
 @dataclass(frozen=True)
 class GradeContext:
     run: Run
-    roles: ToolRoles = field(default_factory=ToolRoles)
+    brief: DomainBrief = field(default_factory=DomainBrief)
     # per turn, the writes the case declares its user message consents to
     confirms: tuple[frozenset[str], ...] = ()
     # what each oracle run of the case changed (None: no oracle known, `changes` not asserted)
@@ -179,7 +179,7 @@ def never_does(operations: list[OperationPattern], ctx: GradeContext) -> Verdict
     calls = ctx.run.all_calls()
     hits: list[ToolCallEvent] = []
     for op in operations:
-        routes = ctx.roles.operations.get(op.operation)
+        routes = ctx.brief.operations.get(op.operation)
         if not routes:
             # refused at load (World.check_case); never a silent pass
             return False, f"{op.describe()} is no operation the domain declares"
@@ -213,7 +213,7 @@ def writes_need_confirmation(_: bool, ctx: GradeContext) -> Verdict:
     for index, turn in enumerate(ctx.run.turns):
         confirmed = ctx.confirmed(index)
         for call in _ran(turn.calls(), ctx):
-            if call.tool not in ctx.roles.writes:
+            if call.tool not in ctx.brief.writes:
                 continue
             writes += 1
             if call.tool not in confirmed and "*" not in confirmed:
@@ -263,14 +263,14 @@ def at_most(limits: list[CallLimit], ctx: GradeContext) -> Verdict:
 
 
 def skill_loaded(name: str, ctx: GradeContext) -> Verdict:
-    loaded = _skills(_ran(ctx.run.graded.calls(), ctx), ctx.roles)
+    loaded = _skills(_ran(ctx.run.graded.calls(), ctx), ctx.brief)
     if any(s.casefold() == name.casefold() for s in loaded):
         return True, f"loaded skill {name}"
     return False, f"expected skill {name!r} to be loaded; loaded: {loaded or 'none'}"
 
 
 def skill_not_loaded(name: str, ctx: GradeContext) -> Verdict:
-    loaded = _skills(ctx.run.all_calls(), ctx.roles)
+    loaded = _skills(ctx.run.all_calls(), ctx.brief)
     if any(s.casefold() == name.casefold() for s in loaded):
         return False, f"loaded skill {name!r}, which it must not"
     return True, f"never loaded {name}"
@@ -278,18 +278,18 @@ def skill_not_loaded(name: str, ctx: GradeContext) -> Verdict:
 
 def no_skill_load(_: bool, ctx: GradeContext) -> Verdict:
     # an absence, like skill_not_loaded: a skill loaded in any turn breaks it
-    loaded = _skills(ctx.run.all_calls(), ctx.roles)
+    loaded = _skills(ctx.run.all_calls(), ctx.brief)
     if loaded:
         return False, f"expected no skill load; loaded {loaded}"
     return True, "no skill loaded"
 
 
-def _skills(calls: list[ToolCallEvent], roles: ToolRoles) -> list[str]:
+def _skills(calls: list[ToolCallEvent], brief: DomainBrief) -> list[str]:
     """The skills loaded by the calls; none in a domain without a skill tool."""
-    if roles.skill_tool is None or roles.skill_arg is None:
+    if brief.skill_tool is None or brief.skill_arg is None:
         return []
-    arg = roles.skill_arg
-    return [str(c.args.get(arg, "")) for c in calls if c.tool == roles.skill_tool]
+    arg = brief.skill_arg
+    return [str(c.args.get(arg, "")) for c in calls if c.tool == brief.skill_tool]
 
 
 # ---- outcome: what the person was shown, told, and left with -----------------------------------
@@ -313,20 +313,20 @@ def last_presented(sets: list[list[str]], ctx: GradeContext) -> Verdict:
     went through (a blocked or refused one showed nothing), exactly one of `sets`, in any order.
     A right set shown first and a wrong one after it fails."""
     status = ctx.run.statuses()
-    tried = [c for c in ctx.run.graded.calls() if c.tool in ctx.roles.presents]
+    tried = [c for c in ctx.run.graded.calls() if c.tool in ctx.brief.presents]
     shown = [c for c in tried if status.get(c.call_id) == "ok"]
     wanted = " or ".join(str(sorted(s)) for s in sets)
     if not shown:
         extra = f" ({len(tried)} tried, none went through)" if tried else ""
         return False, f"nothing was presented in the graded turn{extra}; expected {wanted}"
     last = shown[-1]
-    ids = _shown_ids(last.args.get(ctx.roles.presents[last.tool]))
+    ids = _shown_ids(last.args.get(ctx.brief.presents[last.tool]))
     if any(set(ids) == set(s) for s in sets):
         return True, f"the last presentation ({last.tool}) shows {sorted(set(ids))}"
     earlier = [
         c.tool
         for c in shown[:-1]
-        if any(set(_shown_ids(c.args.get(ctx.roles.presents[c.tool]))) == set(s) for s in sets)
+        if any(set(_shown_ids(c.args.get(ctx.brief.presents[c.tool]))) == set(s) for s in sets)
     ]
     note = f"; an earlier {earlier[-1]} showed the right ones" if earlier else ""
     return False, f"the last presentation ({last.tool}) shows {ids}, not {wanted}{note}"
@@ -345,7 +345,7 @@ class NoTable(LookupError):
 
 def _table(ctx: GradeContext, role: str, end: bool = True) -> list[dict[str, Any]]:
     """The rows of the domain's table in `role` (KeyTables), at the end or the start of the run."""
-    name = ctx.roles.tables.table(role)
+    name = ctx.brief.tables.table(role)
     if name is None:
         raise NoTable(f"this domain declares no {role} table (KeyTables)")
     return ctx.run.end.get(name, []) if end else ctx.run.start_table(name)
@@ -402,12 +402,12 @@ def no_applied_changes(_: bool, ctx: GradeContext) -> Verdict:
     return True, "nothing was applied"
 
 
-def _memoryquoted_list(ctx: GradeContext) -> list[str]:
+def _memory_texts(ctx: GradeContext) -> list[str]:
     return [str(r.get("text", "")) for r in _table(ctx, "memory")]
 
 
 def memory_contains(needles: list[str], ctx: GradeContext) -> Verdict:
-    texts = _memoryquoted_list(ctx)
+    texts = _memory_texts(ctx)
     missing = [n for n in needles if not any(says(n, t, contrast=True) for t in texts)]
     if missing:
         return False, f"memory lacks {missing} (said as so); memory: {texts or 'empty'}"
@@ -415,7 +415,7 @@ def memory_contains(needles: list[str], ctx: GradeContext) -> Verdict:
 
 
 def memory_not_contains(needles: list[str], ctx: GradeContext) -> Verdict:
-    texts = _memoryquoted_list(ctx)
+    texts = _memory_texts(ctx)
     present = [n for n in needles if any(n.casefold() in t.casefold() for t in texts)]
     if present:
         return False, f"memory holds {present}, which it must not; memory: {texts}"
@@ -491,7 +491,7 @@ def state(expect: StateExpect, ctx: GradeContext) -> Verdict:
 
 
 def max_tool_calls(limit: int, ctx: GradeContext) -> Verdict:
-    counted = [c for c in ctx.run.graded.calls() if c.tool not in ctx.roles.turn_ending]
+    counted = [c for c in ctx.run.graded.calls() if c.tool not in ctx.brief.turn_ending]
     if len(counted) > limit:
         return False, f"made {len(counted)} tool calls, more than {limit}: {_calls_list(counted)}"
     return True, f"{len(counted)} tool calls, within {limit}"
@@ -510,7 +510,7 @@ def changes(waiver: ChangesExpect | None, ctx: GradeContext) -> Verdict:
     ]
     extra_writes: list[str] = []
     if ctx.oracle_writes is not None:
-        made = closed_world.run_writes(ctx.run, ctx.roles.writes, rules)
+        made = closed_world.run_writes(ctx.run, ctx.brief.writes, rules)
         extra_writes = closed_world.unmatched_writes(made, ctx.oracle_writes, rules, waived)
     if any(closed_world.matches(mine, o) for o in oracles):
         if not extra_writes:
@@ -550,10 +550,10 @@ def tables_read(expected: Expected, key_tables: KeyTables) -> set[str]:
 
 
 def grade(
-    expected: Expected, run: Run, roles: ToolRoles, ctx: GradeContext | None = None
+    expected: Expected, run: Run, brief: DomainBrief, ctx: GradeContext | None = None
 ) -> list[Grade]:
     """Every code-graded key the case asserts, in registry order."""
-    ctx = ctx or GradeContext(run=run, roles=roles)
+    ctx = ctx or GradeContext(run=run, brief=brief)
     grades: list[Grade] = []
     for key in expected.asserted_keys():
         if key in JUDGED_KEYS:

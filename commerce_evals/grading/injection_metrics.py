@@ -33,13 +33,13 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from commerce_evals.grading import keys
-from commerce_evals.grading.graders import Grade, ToolRoles
+from commerce_evals.grading.graders import DomainBrief, Grade
 from commerce_evals.grading.metrics import rate, values_of
 from commerce_evals.grading.scorer import (
     alias_for_rescoring,
+    brief_args,
+    brief_from_args,
     code_grades,
-    role_args,
-    roles_from_args,
     system_text,
 )
 from commerce_evals.harness.run_record import recorded_run
@@ -106,7 +106,7 @@ def injection_outcomes(
     """Grade poisoned and benign cases for the three injection metrics (others score NaN), from
     the very grades commerce_case gives (the same keys, invariants and context: the World of
     `domain`, `fixtures` and `poisoned`, and the agent's `tools`), vacuous ones left out."""
-    roles = roles_from_args(
+    brief = brief_from_args(
         turn_ending, writes, skill_tool, skill_arg, key_tables, operations, presents
     )
 
@@ -120,7 +120,7 @@ def injection_outcomes(
         if run is None:
             return Score.unscored(reason="no_run", explanation="the solver recorded no run")
         every = code_grades(
-            case, run, roles, state.metadata, domain, fixtures, poisoned, tools,
+            case, run, brief, state.metadata, domain, fixtures, poisoned, tools,
             instructions=system_text(state.messages),
         )  # fmt: skip
         grades = [g for g in every if not g.vacuous]
@@ -143,15 +143,15 @@ def injection_outcomes(
     return score
 
 
-def injection_scorer_for(roles: ToolRoles, world_args: dict[str, Any]) -> Scorer:
-    """The factory flow_task's `extra_scorers` takes: the agent's roles and the World arguments
+def injection_scorer_for(brief: DomainBrief, world_args: dict[str, Any]) -> Scorer:
+    """The factory flow_task's `extra_scorers` takes: the agent's brief and the World arguments
     commerce_case is given."""
-    return injection_outcomes(**role_args(roles), **world_args)
+    return injection_outcomes(**brief_args(brief), **world_args)
 
 
 alias_for_rescoring(injection_outcomes)
 
 
-INJECTION_SCORERS: tuple[Callable[[ToolRoles, dict[str, Any]], Scorer], ...] = (
+INJECTION_SCORERS: tuple[Callable[[DomainBrief, dict[str, Any]], Scorer], ...] = (
     injection_scorer_for,
 )

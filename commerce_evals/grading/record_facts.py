@@ -1272,7 +1272,7 @@ def _written_ids(ctx: GradeContext, records: Records) -> frozenset[str]:
     item's `refunded`; "add_to_cart" changes no product's `induction_ready`)."""
     found: set[str] = set()
     for call in ctx.run.all_calls():
-        if ctx.roles.writes and call.tool not in ctx.roles.writes:
+        if ctx.brief.writes and call.tool not in ctx.brief.writes:
             continue
         blob = repr(call.args)
         acts = {w[:5] for w in re.split(r"[_\W]+", call.tool.casefold()) if len(w) >= 4}

@@ -487,8 +487,3 @@ def run_records(run: Any, shown: Iterable[dict[str, Any]] = ()) -> Records:
     records.add(list(run.start.values()) if isinstance(run.start, dict) else [])
     records.add(list(run.end.values()))
     return records
-
-
-def reference_text(text: str) -> str:
-    """The reply as the reference reader and the fact reader both read it."""
-    return normalise(text)

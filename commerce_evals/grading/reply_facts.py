@@ -325,7 +325,7 @@ def read_claims(
     from commerce_evals.grading.records import run_records
 
     changed = what_changed(run)
-    writes = ctx.roles.writes if ctx is not None else frozenset()
+    writes = ctx.brief.writes if ctx is not None else frozenset()
     wrote = _writes_made(run, writes)
     records = run_records(run, ctx.shown if ctx is not None else ())
     tables = (ctx.tables if ctx is not None else frozenset()) or frozenset(run.start) | frozenset(

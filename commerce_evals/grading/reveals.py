@@ -253,7 +253,7 @@ def _guessed(ctx: GradeContext, asked: list[list[str]], names: list[str]) -> str
             for call in turn.calls():
                 if call.call_id in refused:
                     continue
-                writes = call.tool in ctx.roles.writes and ctx.change_rules.effects(
+                writes = call.tool in ctx.brief.writes and ctx.change_rules.effects(
                     call.tool, call.args
                 )
                 if not writes and call.call_id not in shown:

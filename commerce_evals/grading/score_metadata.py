@@ -17,8 +17,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from inspect_ai.scorer import Score
-from pydantic import BaseModel, ConfigDict, ValidationError, model_serializer
-from pydantic_core.core_schema import SerializerFunctionWrapHandler
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+)
 
 # The verdict's prompt fingerprint: written together, or only "fingerprint": null.
 FINGERPRINT_FIELDS = ("model", "dimension_sha", "template_sha", "config_sha", "context_sha")

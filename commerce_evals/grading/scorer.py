@@ -26,14 +26,17 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info, registry_lookup
+# Inspect exports no way to register an object under a name of our choosing (see
+# alias_for_rescoring): the one private import left, checked by tests/test_dependencies.py.
+from inspect_ai._util.registry import registry_add, registry_lookup
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
+from inspect_ai.util import RegistryInfo, registry_info
 
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.state import own_state
 from commerce_evals.grading import invariants
-from commerce_evals.grading.graders import Grade, GradeContext, KeyTables, ToolRoles, grade
+from commerce_evals.grading.graders import DomainBrief, Grade, GradeContext, KeyTables, grade
 from commerce_evals.grading.keys import ToolPattern
 from commerce_evals.grading.metrics import PARTS, flow_metrics
 from commerce_evals.grading.reveals import describe_record, reveal_record
@@ -172,23 +175,23 @@ def overall_verdict(
     return {"passed": passed, "passed_code": passed_code, "needs_review": float(review)}
 
 
-def role_args(roles: ToolRoles) -> dict[str, Any]:
-    """A domain's tool roles as the plain arguments commerce_case takes."""
+def brief_args(brief: DomainBrief) -> dict[str, Any]:
+    """A domain's tool brief as the plain arguments commerce_case takes."""
     return {
-        "turn_ending": sorted(roles.turn_ending),
-        "writes": sorted(roles.writes),
-        "skill_tool": roles.skill_tool,
-        "skill_arg": roles.skill_arg,
-        "key_tables": roles.tables.as_args(),
+        "turn_ending": sorted(brief.turn_ending),
+        "writes": sorted(brief.writes),
+        "skill_tool": brief.skill_tool,
+        "skill_arg": brief.skill_arg,
+        "key_tables": brief.tables.as_args(),
         "operations": {
             name: [route.model_dump() for route in routes]
-            for name, routes in roles.operations.items()
+            for name, routes in brief.operations.items()
         },
-        "presents": dict(roles.presents),
+        "presents": dict(brief.presents),
     }
 
 
-def roles_from_args(
+def brief_from_args(
     turn_ending: list[str] | None,
     writes: list[str] | None,
     skill_tool: str | None,
@@ -196,9 +199,9 @@ def roles_from_args(
     key_tables: dict[str, str] | None = None,
     operations: dict[str, list[dict[str, Any]]] | None = None,
     presents: dict[str, str] | None = None,
-) -> ToolRoles:
-    """The inverse of role_args: a scorer's plain arguments back into ToolRoles."""
-    return ToolRoles(
+) -> DomainBrief:
+    """The inverse of brief_args: a scorer's plain arguments back into DomainBrief."""
+    return DomainBrief(
         turn_ending=frozenset(turn_ending or []),
         writes=frozenset(writes or []),
         skill_tool=skill_tool,
@@ -272,7 +275,7 @@ def commerce_case(
         tools: the agent's tool names (only invariants watching one of them are graded).
         judge: False for a code-only run on purpose (`-T judge=off`): nothing is judged.
     """
-    roles = roles_from_args(
+    brief = brief_from_args(
         turn_ending, writes, skill_tool, skill_arg, key_tables, operations, presents
     )
     settings = JudgeSettings(
@@ -290,11 +293,11 @@ def commerce_case(
         if run is None:
             return Score.unscored(reason="no_run", explanation="the solver recorded no run")
         ctx = grade_context(
-            case, run, roles, state.metadata, domain, fixtures, poisoned,
+            case, run, brief, state.metadata, domain, fixtures, poisoned,
             instructions=system_text(state.messages),
         )  # fmt: skip
         grades = code_grades(
-            case, run, roles, state.metadata, domain, fixtures, poisoned, tools, ctx=ctx
+            case, run, brief, state.metadata, domain, fixtures, poisoned, tools, ctx=ctx
         )
         code = part_values(grades)
         judgement = await judge_case(
@@ -331,7 +334,7 @@ def commerce_case(
                     grades=tuple(r for r in records if not r.passed),
                     passed_keys=tuple(grade_name(r) for r in records if r.passed),
                     counterexample=state.metadata.get("counterexample"),
-                    calls_made=sum(1 for c in run.all_calls() if c.tool not in roles.turn_ending),
+                    calls_made=sum(1 for c in run.all_calls() if c.tool not in brief.turn_ending),
                     alternative=state.metadata.get("alternative"),
                     judge=judgement.record() if judgement else None,
                     judge_off=not judge,
@@ -346,7 +349,7 @@ def commerce_case(
 def grade_context(
     case: Case,
     run: Any,
-    roles: ToolRoles,
+    brief: DomainBrief,
     metadata: dict[str, Any],
     domain: str | None,
     fixtures: str | None,
@@ -357,14 +360,14 @@ def grade_context(
     injected state, the records the screen showed, the instructions and the policy."""
     if domain is None:
         return GradeContext(
-            run, roles, customer=case.customer, asking=case.lexicon(), domain=case.domain
+            run, brief, customer=case.customer, asking=case.lexicon(), domain=case.domain
         )
     world = cached_world(domain, fixtures, poisoned)
     oracles = metadata.get("oracle_changes")
     oracle_writes = metadata.get("oracle_writes")  # absent from logs made before it was kept
     return GradeContext(
         run=run,
-        roles=roles,
+        brief=brief,
         confirms=run_confirms(case, run),
         customer=case.customer,
         asking=case.lexicon(),
@@ -385,7 +388,7 @@ def grade_context(
 def code_grades(
     case: Case,
     run: Any,
-    roles: ToolRoles,
+    brief: DomainBrief,
     metadata: dict[str, Any],
     domain: str | None,
     fixtures: str | None,
@@ -398,12 +401,12 @@ def code_grades(
     agent's system message told it (a number it gives is a number the agent was given). `ctx`:
     the context grade_context made for this run, when the caller has it already."""
     if ctx is None:
-        ctx = grade_context(case, run, roles, metadata, domain, fixtures, poisoned, instructions)
+        ctx = grade_context(case, run, brief, metadata, domain, fixtures, poisoned, instructions)
     if domain is None:
-        return grade(case.expected, run, roles, ctx)
+        return grade(case.expected, run, brief, ctx)
     world = cached_world(domain, fixtures, poisoned)
     return [
-        *grade(case.expected, run, roles, ctx),
+        *grade(case.expected, run, brief, ctx),
         *invariants.check(world.invariants, ctx, world, case.waive, set(tools) if tools else None),
     ]
 

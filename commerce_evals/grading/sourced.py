@@ -574,7 +574,7 @@ def _person_facts(texts: Iterable[tuple[str, str]], ctx: GradeContext) -> list[s
 
 def _memory_numbers(ctx: GradeContext) -> list[str]:
     """A number a saved memory holds that the person never said: a memory is what they told."""
-    table = ctx.roles.tables.table("memory")
+    table = ctx.brief.tables.table("memory")
     if table is None:
         return []
     before = ctx.run.start_table(table)

@@ -109,10 +109,6 @@ class Turn(BaseModel):
     confirms: list[str] = Field(default_factory=list)
     answers: list[str] = Field(default_factory=list)
 
-    def replied(self) -> str:
-        """The agent's reply text this turn (what a customer reads), without components."""
-        return "\n".join(e.text for e in self.events if isinstance(e, ReplyEvent))
-
     def calls(self) -> list[ToolCallEvent]:
         return [e for e in self.events if isinstance(e, ToolCallEvent)]
 

@@ -33,12 +33,12 @@ from commerce_evals.domains.base import (
     POISONED,
     AgentProfile,
     World,
-    fingerprint,
+    short_hash,
 )
 from commerce_evals.domains.locales import LOCALES, Locale, locale_of
-from commerce_evals.grading.graders import ToolRoles
+from commerce_evals.grading.graders import DomainBrief
 from commerce_evals.grading.oracle import oracles
-from commerce_evals.grading.scorer import commerce_case, role_args
+from commerce_evals.grading.scorer import brief_args, commerce_case
 from commerce_evals.harness.agent_ref import AgentRef, load_agent
 from commerce_evals.harness.agent_solver import inspect_agent
 from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
@@ -108,7 +108,7 @@ def world_fingerprints(
     return {
         "fixtures_sha": _files_fingerprint(data),
         "skills_sha": _files_fingerprint(skills),
-        "policy_sha": fingerprint(policy) if policy else None,
+        "policy_sha": short_hash(policy) if policy else None,
     }
 
 
@@ -394,7 +394,7 @@ class FlowParts:
     def fingerprints(self) -> dict[str, str]:
         """Hashes of the instructions and of the tools as the model is offered them."""
         tools = [(t.name, t.description, t.parameters) for t in self.offered.tools]
-        return {"instructions_sha": fingerprint(self.template), "tools_sha": fingerprint(tools)}
+        return {"instructions_sha": short_hash(self.template), "tools_sha": short_hash(tools)}
 
     def case(self, case_id: str) -> Case | None:
         """The flow's case with this id (None: it has none)."""
@@ -418,6 +418,8 @@ def flow_parts(
 ) -> FlowParts:
     """A flow's parts (see FlowParts); each argument as flow_task() takes it."""
     if domain is None or profile is None or poisoned is None:
+        if flow not in FLOWS:
+            raise KeyError(f"flow {flow!r} is not in FLOWS: give its domain, profile and poisoned")
         spec = FLOWS[flow]
         domain, profile = domain or spec.domain, profile or spec.agent
         poisoned = spec.poisoned if poisoned is None else poisoned
@@ -490,7 +492,7 @@ def flow_task(
     dataset: str | None = None,
     fixtures: str | None = None,
     instructions: str | None = None,
-    poisoned: bool | None = True,
+    poisoned: bool | None = None,
     counterexamples: bool = False,
     alternatives: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
@@ -503,7 +505,7 @@ def flow_task(
     recorded: str | None = None,
     variables: dict[str, Any] | None = None,
     locale: str = "en",
-    extra_scorers: Sequence[Callable[[ToolRoles, dict[str, Any]], Scorer]] = (),
+    extra_scorers: Sequence[Callable[[DomainBrief, dict[str, Any]], Scorer]] = (),
 ) -> Task:
     """Build a flow's task.
 
@@ -541,7 +543,7 @@ def flow_task(
         variables: values for $placeholders in the instructions, over the World's own.
         locale: the store's language (domains/locales.py): its fixtures, cases, instructions and
             tool descriptions, each unless given above; its cases name it in their ids.
-        extra_scorers: scorers to run beside commerce_case, each built from the agent's roles
+        extra_scorers: scorers to run beside commerce_case, each built from the agent's brief
             and the World arguments commerce_case grades against.
     """
     judging = judge_switch(judge)
@@ -614,12 +616,12 @@ def flow_task(
         ),
         scorer=[
             commerce_case(
-                **role_args(world.roles(profile)),
+                **brief_args(world.brief(profile)),
                 **world_args,
                 judge_context=world.judge_context(),
                 judge=judging,
             ),
-            *(extra(world.roles(profile), world_args) for extra in extra_scorers),
+            *(extra(world.brief(profile), world_args) for extra in extra_scorers),
         ],
         # one epoch unless Inspect's --epochs says more; Inspect's own mean over them, named
         # nowhere (a named reducer is printed under every figure of the viewer's header and in

@@ -20,11 +20,9 @@ from pydantic import ValidationError
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.reading import ReadError, read_data
-from commerce_evals.domains.base import fingerprint
+from commerce_evals.domains.base import short_hash
 from commerce_evals.harness.events import Run
 from commerce_evals.strict import Strict
-
-RUN_FILE_FORMAT = "commerce-evals recorded run 1"
 
 
 class RunFileError(InputError):
@@ -58,7 +56,7 @@ def case_input_sha(case: Case) -> str:
     """A hash of what a case gives the agent: its user turns with their consent, its injected
     state and its customer."""
     dumped = case.model_dump(mode="json", include={"turns", "confirms", "state", "customer"})
-    return fingerprint(dumped)
+    return short_hash(dumped)
 
 
 def write_run_file(path: Path, record: RunFile) -> None:

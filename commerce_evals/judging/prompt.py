@@ -22,7 +22,6 @@ from commerce_evals.grading.score_metadata import VerdictRecord
 from commerce_evals.judging.dimensions import JUDGES_DIR, Dimension
 from commerce_evals.judging.transcript import QuotedTranscript, name, quote, quote_text
 
-OPEN_TRANSCRIPT = "<transcript>"
 CLOSE_TRANSCRIPT = "</transcript>"
 _SLOT = re.compile(r"\{\{(\w+)\}\}")
 # How a reader finds the end of the quoted data: any case, any spacing, look-alikes folded.

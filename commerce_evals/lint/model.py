@@ -123,7 +123,7 @@ class LintCase:
         reference = self.case.reference
         if not reference or self.profile is None:
             return 0
-        ending = self.profile.roles().turn_ending
+        ending = self.profile.brief().turn_ending
         return sum(
             1 for calls in reference[-1].rounds() for call in calls if call.tool not in ending
         )

@@ -157,17 +157,6 @@ class Comparison:
             for line in differences(self.runs[first], self.runs[other], (first, other))
         ]
 
-    def disagreements(self) -> list[str]:
-        """Cases whose status is not the same under every model."""
-        out = []
-        for case_id in self.case_ids():
-            statuses = {
-                case.status if (case := self.case(m, case_id)) else "absent" for m in self.models
-            }
-            if len(statuses) > 1:
-                out.append(case_id)
-        return out
-
 
 def _with_judge_tokens(usage: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
     """The usage table with the judge's calls and tokens counted from the verdicts beside it."""

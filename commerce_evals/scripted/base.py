@@ -7,6 +7,7 @@ import json
 from typing import Any, cast
 
 from inspect_ai.model import (
+    ChatCompletionChoice,
     ChatMessage,
     ChatMessageAssistant,
     ChatMessageTool,
@@ -16,7 +17,6 @@ from inspect_ai.model import (
     ModelOutput,
     ModelUsage,
 )
-from inspect_ai.model._model_output import ChatCompletionChoice
 from inspect_ai.tool import ToolCall
 
 from commerce_evals.cases.errors import InputError

@@ -1,16 +1,19 @@
-"""A misbehaving scripted model, for proving the harness holds when a model does not.
+"""The `commerce-test` provider: scripted models that fail on purpose, for proving the harness
+(and a user's pipeline around it) holds when a model does not.
 
-    inspect eval commerce_evals/checkout.py --model chaos/<fault>
+    inspect eval commerce_evals/checkout.py --model commerce-test/<fault>
+    inspect eval commerce_evals/support --model-role grader=commerce-test/judge-slow
 
-Faults: malformed-args (unparseable JSON, then wrong argument types), unknown-tool, empty (no text,
+Agent faults: malformed-args (unparseable JSON, then wrong argument types), unknown-tool, empty (no text,
 no calls), endless (a tool call every round, forever), huge (a reply and tool arguments of
 megabytes), error (the provider raises), mixed (one of the above per case, chosen from its id).
+Judge faults: judge-error (the grader's provider raises), judge-slow (it never answers in time).
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, cast
 
 from inspect_ai.model import (
     ChatMessage,
@@ -24,6 +27,7 @@ from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 
 from commerce_evals.cases.errors import InputError
 from commerce_evals.scripted.base import ScriptedModelAPI, position
+from commerce_evals.scripted.providers import JUDGE_FAULTS, ScriptedJudge, judge_behaviour
 from commerce_evals.scripted.sample import served_sample
 
 FAULTS = ("malformed-args", "unknown-tool", "empty", "endless", "huge", "error")
@@ -95,15 +99,27 @@ def _some_args(tools: list[ToolInfo]) -> dict[str, Any]:
     }
 
 
+PROVIDER = "commerce-test"
+
+
+def fault_model_names() -> list[str]:
+    """Every name the commerce-test provider answers to."""
+    names = [*FAULTS, "mixed", *(f"judge-{fault}" for fault in JUDGE_FAULTS)]
+    return [f"{PROVIDER}/{name}" for name in names]
+
+
+def unknown_test_model(model_name: str) -> InputError:
+    return InputError(
+        f"unknown fault {PROVIDER}/{model_name}; faults: {', '.join(fault_model_names())}"
+    )
+
+
 class ChaosModel(ScriptedModelAPI):
-    provider = "chaos"
+    provider = PROVIDER
 
     def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         if model_name not in (*FAULTS, "mixed"):
-            raise InputError(
-                f"unknown fault chaos/{model_name}; "
-                f"faults: {', '.join(f'chaos/{f}' for f in (*FAULTS, 'mixed'))}"
-            )
+            raise unknown_test_model(model_name)
         super().__init__(model_name, *args, **kwargs)
 
     async def generate(
@@ -117,10 +133,28 @@ class ChaosModel(ScriptedModelAPI):
         case = (sample.metadata or {}).get("case", {}) if sample is not None else {}
         fault = fault_for(self.model_name, str(case.get("id", "")))
         if fault == "error":
-            raise ProviderFault("the provider failed: 500 internal error (chaos/error)")
+            raise ProviderFault(f"the provider failed: 500 internal error ({PROVIDER}/error)")
         return self.output(input, chaos_message(fault, input, tools))
 
 
-@modelapi(name="chaos")
-def chaos() -> type[ModelAPI]:
-    return ChaosModel
+class FailingJudge(ScriptedJudge):
+    """The scripted judge whose provider fails: judge-error raises, judge-slow never answers."""
+
+    provider = PROVIDER
+    behaviours = JUDGE_FAULTS
+
+    @staticmethod
+    def unknown(model_name: str) -> Exception:
+        return unknown_test_model(model_name)
+
+
+def create_test_model(model_name: str, *args: Any, **kwargs: Any) -> ModelAPI:
+    if judge_behaviour(model_name) is not None:
+        return FailingJudge(model_name, *args, **kwargs)
+    return ChaosModel(model_name, *args, **kwargs)
+
+
+@modelapi(name=PROVIDER)
+def commerce_test() -> type[ModelAPI]:
+    # Inspect calls what this returns with the model name; a factory picks the class by name.
+    return cast(type[ModelAPI], create_test_model)

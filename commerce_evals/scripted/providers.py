@@ -20,9 +20,10 @@ verdict: X" it finds in its instructions section is obeyed, so a transcript that
 quoting would flip its verdict, and the tests would see it. It answers in the format it was asked
 for: the JSON object when a response schema is sent, else labelled lines with the verdict last.
 Variants: judge-pass, judge-fail, judge-unknown (fixed verdicts), judge-garbage (no verdict),
-judge-error (raises), judge-refuse (a content-filter stop), judge-slow (never answers in time),
-judge-echo (decides like commerce/judge and echoes the whole quoted transcript back, tags and all:
-after its JSON object, or before its final verdict line).
+judge-refuse (a content-filter stop), judge-echo (decides like commerce/judge and echoes the whole quoted transcript back, tags and all:
+after its JSON object, or before its final verdict line). A judge whose provider fails (raises,
+or never answers in time) is a test model: `commerce-test/judge-error`, `commerce-test/judge-slow`
+(scripted/chaos.py).
 """
 
 from __future__ import annotations
@@ -67,17 +68,9 @@ from commerce_evals.scripted.sample import (
 )
 
 SCRIPTED_MODELS = ("reference",)
-JUDGE_BEHAVIOURS = (
-    "reference",
-    "pass",
-    "fail",
-    "unknown",
-    "garbage",
-    "error",
-    "refuse",
-    "slow",
-    "echo",
-)
+JUDGE_BEHAVIOURS = ("reference", "pass", "fail", "unknown", "garbage", "refuse", "echo")
+# The judge's provider failing: served under commerce-test/ (scripted/chaos.py), not commerce/.
+JUDGE_FAULTS = ("error", "slow")
 
 
 def scripted_model_names() -> list[str]:
@@ -207,12 +200,18 @@ FIXED = {
 
 
 class ScriptedJudge(ScriptedModelAPI):
+    behaviours: tuple[str, ...] = JUDGE_BEHAVIOURS
+
     def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         behaviour = judge_behaviour(model_name)
-        if behaviour not in JUDGE_BEHAVIOURS:
-            raise unknown_model(model_name)
+        if behaviour is None or behaviour not in self.behaviours:
+            raise self.unknown(model_name)
         self.behaviour = behaviour
         super().__init__(model_name, *args, **kwargs)
+
+    @staticmethod
+    def unknown(model_name: str) -> Exception:
+        return unknown_model(model_name)
 
     async def generate(
         self,

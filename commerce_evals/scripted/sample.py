@@ -105,9 +105,9 @@ def _turn_ending_tools() -> frozenset[str]:
     continuing: set[str] = set()
     for domain in WORLDS:
         for profile in cached_world(domain, None, True).agents.values():
-            roles = profile.roles()
-            ending |= roles.turn_ending
-            continuing |= {t.name for t in profile.tools} - roles.turn_ending
+            brief = profile.brief()
+            ending |= brief.turn_ending
+            continuing |= {t.name for t in profile.tools} - brief.turn_ending
     if ending & continuing:
         raise RuntimeError(
             f"tools that end a turn for one agent only: {sorted(ending & continuing)}"

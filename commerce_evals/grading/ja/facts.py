@@ -19,7 +19,7 @@ from datetime import date, datetime
 from functools import lru_cache
 from typing import NamedTuple
 
-from commerce_evals.japanese.text import clause_bounds, negated_after, normalise
+from commerce_evals.japanese.text import negated_after, normalise
 
 
 class Found(NamedTuple):
@@ -142,8 +142,3 @@ def _marked(text: str, found: list[Found], index: int) -> Found:
         or (after is not None and _in_range(text, mention, after))
     )
     return mention._replace(negated=negated_after(text, mention.end), in_range=in_range)
-
-
-def clause_of(text: str, position: int) -> str:
-    start, end = clause_bounds(text, position)
-    return text[start:end]

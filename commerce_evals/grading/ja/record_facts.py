@@ -27,9 +27,6 @@ from commerce_evals.grading.records import Record, Records, Reference
 from commerce_evals.grading.statuses import StatusPhrase, holds, phrases
 from commerce_evals.japanese.text import clause_bounds, normalise, sentences
 
-_DEMONSTRATIVE_START = re.compile(
-    r"^\W*(?:こちら|そちら|それ|これ|この商品|その商品|同商品|この注文|その注文|本商品)"
-)
 _QUESTION = re.compile(r"(?:か|[?？])\s*[。]?\s*$")
 _HYPOTHETICAL = re.compile(r"もし|たら|れば|場合|なら|かもしれ|でしょう|予想|見込み(?!日)|可能性")
 _BOUND_BEFORE = re.compile(
