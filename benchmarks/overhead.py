@@ -38,9 +38,9 @@ from inspect_ai.scorer import Score, Target, accuracy, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.tool import ToolDef, ToolParams
 
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.domains.shop.models import Product
 from commerce_evals.domains.shop.world import ShopWorld
-from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.flow_task import cached_world, flow_task
 from commerce_evals.harness.sample_case import case_of
 

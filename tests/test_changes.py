@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commerce_evals.cases.model import Expected
+from commerce_evals.core.events import Event, ToolCallEvent, ToolResultEvent
 from commerce_evals.grading.changes import (
     ChangeRules,
     ChangeSet,
@@ -21,7 +22,6 @@ from commerce_evals.grading.changes import (
 )
 from commerce_evals.grading.graders import GradeContext, ToolRoles, grade
 from commerce_evals.grading.oracle import oracles
-from commerce_evals.harness.events import Event, ToolCallEvent, ToolResultEvent
 from commerce_evals.harness.flow_task import cached_world
 from tests.helpers import make_run
 

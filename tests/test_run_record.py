@@ -9,8 +9,8 @@ from inspect_ai.scorer import Score, accuracy, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import Store
 
+from commerce_evals.core.events import Run
 from commerce_evals.grading.score_metadata import PASSED_GRADES_KEY, ScoreMetadata
-from commerce_evals.harness.events import Run
 from commerce_evals.harness.run_record import (
     RUN_KEY,
     RunRecord,

@@ -17,7 +17,7 @@ import yaml
 from pydantic import ValidationError
 
 from commerce_evals.authoring.dimensions import DimensionsFile
-from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.core.flow_table import FLOWS
 
 TOOLS_OPEN, TOOLS_CLOSE = "<tools>", "</tools>"
 POLICY_OPEN, POLICY_CLOSE = "<policy>", "</policy>"

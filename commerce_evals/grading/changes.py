@@ -26,8 +26,8 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from commerce_evals.core.events import Row, Run, Snapshot, ToolCallEvent
 from commerce_evals.grading.matching import CENT
-from commerce_evals.harness.events import Row, Run, Snapshot, ToolCallEvent
 
 VOLATILE = "<generated>"
 FREE_TEXT = "<text>"

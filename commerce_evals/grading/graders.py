@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from commerce_evals.cases.asking import EMPTY_LEXICON, Lexicon
 from commerce_evals.cases.customer import Customer
+from commerce_evals.core.events import Run, ToolCallEvent
 from commerce_evals.grading import changes as closed_world
 from commerce_evals.grading.changes import ChangeRules, ChangeSet
 from commerce_evals.grading.keys import (
@@ -39,7 +40,6 @@ from commerce_evals.grading.record_facts import records_agree  # noqa: F401
 from commerce_evals.grading.reply_facts import action_claims, reply_denies, reply_states  # noqa: F401
 from commerce_evals.grading.reveals import asks_before, asks_for, never_asks  # noqa: F401
 from commerce_evals.grading.sourced import sourced_values  # noqa: F401
-from commerce_evals.harness.events import Run, ToolCallEvent
 
 if TYPE_CHECKING:
     from commerce_evals.cases.model import Expected

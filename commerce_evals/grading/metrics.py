@@ -35,9 +35,9 @@ from inspect_ai.scorer import (
     score_reducer,
 )
 
+from commerce_evals.core.frozen import FrozenScore
 from commerce_evals.grading.score_metadata import verdicts_of
 from commerce_evals.grading.verdict import VERDICT_KEY, reduce_verdicts
-from commerce_evals.harness.frozen import FrozenScore
 from commerce_evals.judging import STATUSES
 
 PARTS = ("outcome", "path", "calls", "rubric")

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, field_validator, model_validator
 
+from commerce_evals.core.strict import Strict
 from commerce_evals.grading.facts import (
     Kind,
     Mention,
@@ -34,12 +35,11 @@ from commerce_evals.grading.facts import (
 from commerce_evals.grading.reasons import clipped
 from commerce_evals.grading.statuses import StatusName, implies, phrases
 from commerce_evals.japanese.text import is_japanese
-from commerce_evals.strict import Strict
 
 if TYPE_CHECKING:
+    from commerce_evals.core.events import Run
     from commerce_evals.grading.claims import Claim
     from commerce_evals.grading.graders import GradeContext
-    from commerce_evals.harness.events import Run
 
 VALUE_FIELDS = ("money", "date", "percent", "count", "product", "id", "status")
 

@@ -27,6 +27,8 @@ from commerce_evals.cases.model import (
     sort_case_files,
 )
 from commerce_evals.cases.reading import read_text
+from commerce_evals.core.flow_table import FLOWS
+from commerce_evals.core.frozen import freeze
 from commerce_evals.domains.base import (
     DATASETS,
     FIXTURES,
@@ -42,8 +44,6 @@ from commerce_evals.grading.scorer import commerce_case, role_args
 from commerce_evals.harness.agent_ref import AgentRef, load_agent
 from commerce_evals.harness.agent_solver import inspect_agent
 from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
-from commerce_evals.harness.flow_table import FLOWS
-from commerce_evals.harness.frozen import freeze
 from commerce_evals.harness.recorded import Recorded, load_recorded, recorded_runs
 from commerce_evals.harness.run_end import RunEndSummary  # noqa: F401  (registers the hook)
 from commerce_evals.harness.run_record import keep_run

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from commerce_evals.cases.model import Case
-from commerce_evals.harness.frozen import FrozenDict, freeze
+from commerce_evals.core.frozen import FrozenDict, freeze
 
 
 class CaseJSON(FrozenDict):

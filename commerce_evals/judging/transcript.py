@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
 
-from commerce_evals.harness.events import Run
+from commerce_evals.core.events import Run
 from commerce_evals.reports.run_text import Kind, Style, run_lines
 
 # JSON already escapes C0 controls and quotes; these are the rest that could end a line, open or

@@ -29,7 +29,7 @@ from commerce_evals.cli.commands._output import answer, die, is_terminal, plural
 if TYPE_CHECKING:  # Inspect and the judging modules load when the command runs
     from inspect_ai.log import EvalLog
 
-    from commerce_evals.harness.events import Run
+    from commerce_evals.core.events import Run
 
 CHOICES = {"p": "Pass", "f": "Fail", "s": "Skip"}
 # verdicts a sample is drawn evenly from: the judge's Pass, its Fail, and every other status
