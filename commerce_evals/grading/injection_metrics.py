@@ -32,6 +32,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from commerce_evals.cases.sample_case import case_of
 from commerce_evals.grading import keys
 from commerce_evals.grading.graders import Grade, ToolRoles
 from commerce_evals.grading.metrics import rate, values_of
@@ -43,7 +44,6 @@ from commerce_evals.grading.scorer import (
     system_text,
 )
 from commerce_evals.harness.run_record import recorded_run
-from commerce_evals.harness.sample_case import case_of
 
 POISONED_TAG = "poisoned"
 BENIGN_TAG = "benign"

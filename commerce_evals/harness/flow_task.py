@@ -27,6 +27,7 @@ from commerce_evals.cases.model import (
     sort_case_files,
 )
 from commerce_evals.cases.reading import read_text
+from commerce_evals.cases.sample_case import case_json, known_bad_keys
 from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.core.frozen import freeze
 from commerce_evals.domains.base import (
@@ -47,7 +48,6 @@ from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
 from commerce_evals.harness.recorded import Recorded, load_recorded, recorded_runs
 from commerce_evals.harness.run_end import RunEndSummary  # noqa: F401  (registers the hook)
 from commerce_evals.harness.run_record import keep_run
-from commerce_evals.harness.sample_case import case_json, known_bad_keys
 from commerce_evals.harness.sample_run import SESSION_VARIABLES, AgentSetup
 from commerce_evals.harness.shards import Shard
 from commerce_evals.harness.shards import metadata as shard_metadata

@@ -47,7 +47,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from commerce_evals.authoring.scripted_models import ScriptedAuthor
 from commerce_evals.cases.customer import STOP_SIGNAL, scripted_reply
-from commerce_evals.harness.sample_case import reply_key
+from commerce_evals.cases.sample_case import reply_key
 from commerce_evals.judging.prompt import split_prompt
 from commerce_evals.judging.transcript import CUT_MARK_PATTERN, unquote
 from commerce_evals.scripted.base import (  # noqa: F401  (scripted_step: the API stubs replay it)
