@@ -53,7 +53,7 @@ class ProposalError(ValueError):
 def propose_prompt(flow: str) -> str:
     """The prompt for the flow's agent: its tools and its domain's policy."""
     from commerce_evals.domains import WORLDS
-    from commerce_evals.harness.worlds import cached_world
+    from commerce_evals.domains.worlds import cached_world
 
     spec = FLOWS[flow]
     agent = WORLDS[spec.domain].agents[spec.agent]

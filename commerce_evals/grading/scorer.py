@@ -34,6 +34,7 @@ from commerce_evals.cases.model import Case
 from commerce_evals.cases.sample_case import case_of
 from commerce_evals.cases.state import own_state
 from commerce_evals.core.frozen import FrozenScore
+from commerce_evals.domains.worlds import cached_world
 from commerce_evals.grading import invariants
 from commerce_evals.grading.graders import Grade, GradeContext, KeyTables, ToolRoles, grade
 from commerce_evals.grading.keys import ToolPattern
@@ -48,7 +49,6 @@ from commerce_evals.grading.score_metadata import (
 from commerce_evals.grading.undecided import judge_evidence
 from commerce_evals.grading.verdict import VERDICT_KEY, verdict_of
 from commerce_evals.harness.run_record import record_passed_grades, recorded_run
-from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import CaseJudgement, JudgeSettings, judge_case
 from commerce_evals.judging.dimensions import part_of
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT, bound_grader

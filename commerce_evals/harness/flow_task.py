@@ -39,6 +39,7 @@ from commerce_evals.domains.base import (
     fingerprint,
 )
 from commerce_evals.domains.locales import LOCALES, Locale, locale_of
+from commerce_evals.domains.worlds import cached_world
 from commerce_evals.grading.graders import ToolRoles
 from commerce_evals.grading.oracle import oracles
 from commerce_evals.grading.scorer import commerce_case, role_args
@@ -58,7 +59,6 @@ from commerce_evals.harness.task_args import (
     TaskArgumentError,
 )
 from commerce_evals.harness.tool_descriptions import file_fingerprint, with_descriptions
-from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import check_expected
 
 logger = logging.getLogger(__name__)
