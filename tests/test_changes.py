@@ -21,8 +21,8 @@ from commerce_evals.grading.changes import (
     without,
 )
 from commerce_evals.grading.graders import GradeContext, ToolRoles, grade
-from commerce_evals.grading.oracle import oracles
 from commerce_evals.harness.flow_task import cached_world
+from commerce_evals.harness.oracle import oracles
 from tests.helpers import make_run
 
 RULES = ChangeRules(

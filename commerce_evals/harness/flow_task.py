@@ -41,11 +41,11 @@ from commerce_evals.domains.base import (
 from commerce_evals.domains.locales import LOCALES, Locale, locale_of
 from commerce_evals.domains.worlds import cached_world
 from commerce_evals.grading.graders import ToolRoles
-from commerce_evals.grading.oracle import oracles
 from commerce_evals.grading.scorer import commerce_case, role_args
 from commerce_evals.harness.agent_ref import AgentRef, load_agent
 from commerce_evals.harness.agent_solver import inspect_agent
 from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
+from commerce_evals.harness.oracle import oracles
 from commerce_evals.harness.recorded import Recorded, load_recorded, recorded_runs
 from commerce_evals.harness.run_end import RunEndSummary  # noqa: F401  (registers the hook)
 from commerce_evals.harness.run_record import keep_run

@@ -31,9 +31,9 @@ from commerce_evals.domains.base import (
 )
 from commerce_evals.domains.locales import LOCALES, locale_of
 from commerce_evals.grading.keys import NEGATIVE_KEYS
-from commerce_evals.grading.oracle import Answers, replay_script
 from commerce_evals.harness.chain import Chain, resolve_chains, start_session
 from commerce_evals.harness.flow_task import cached_world
+from commerce_evals.harness.oracle import Answers, replay_script
 
 
 @dataclass(frozen=True)
