@@ -180,7 +180,7 @@ def label_loop(
     """Show each item, record the person's answer at once. Returns counts by answer. Input
     that ends (Ctrl-D) stops with an error line saying what was recorded."""
     from commerce_evals.judging.labels import Label, append_label, now
-    from commerce_evals.reports.run_text import readable
+    from commerce_evals.judging.run_text import readable
 
     counts = {"Pass": 0, "Fail": 0, "Skip": 0}
     for number, item in enumerate(items, start=1):
