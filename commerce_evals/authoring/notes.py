@@ -31,7 +31,7 @@ from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.core.strict import Strict
 from commerce_evals.grading.score_metadata import ProductionScoreMetadata, ScoreMetadata
 from commerce_evals.judging.prompt import sha
-from commerce_evals.judging.records import case_score, read_log, sample_case, sample_run
+from commerce_evals.reports.judge_records import case_score, read_log, sample_case, sample_run
 from commerce_evals.reports.traffic import Conversation
 
 

@@ -323,7 +323,7 @@ def _notes_for(item: RunItem) -> str:
 
 
 def _sample_metadata(log: Path, sample_id: str, epoch: int) -> dict:
-    from commerce_evals.judging.records import read_log
+    from commerce_evals.reports.judge_records import read_log
 
     sample = next(
         s for s in read_log(log).samples or [] if str(s.id) == sample_id and s.epoch == epoch

@@ -118,7 +118,7 @@ def judge_reference(log: EvalLog) -> str:
 def label_items(log_path: Path | str, dimensions: list[str] | None = None) -> list[LabelItem]:
     """Every (sample, epoch, dimension) the judge was asked about in the log, or in every log of
     a folder or URL (a sweep's shards together), in sample order."""
-    from commerce_evals.judging.records import read_sample_logs
+    from commerce_evals.reports.judge_records import read_sample_logs
 
     items: list[LabelItem] = []
     for _, log in read_sample_logs([log_path]):
@@ -130,7 +130,7 @@ def _log_items(log: EvalLog, dimensions: list[str] | None) -> list[LabelItem]:
     from commerce_evals.grading.score_metadata import ScoreMetadata
     from commerce_evals.judging.dimensions import RUBRIC, shared_dimensions
     from commerce_evals.judging.prompt import judge_key, sha
-    from commerce_evals.judging.records import case_score, sample_case, sample_run
+    from commerce_evals.reports.judge_records import case_score, sample_case, sample_run
 
     items: list[LabelItem] = []
     reference = judge_reference(log)
