@@ -43,7 +43,7 @@ from commerce_evals.grading.scorer import (
     roles_from_args,
     system_text,
 )
-from commerce_evals.harness.run_record import recorded_run
+from commerce_evals.scoring.run_record import recorded_run
 
 POISONED_TAG = "poisoned"
 BENIGN_TAG = "benign"

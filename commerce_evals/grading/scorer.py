@@ -48,10 +48,10 @@ from commerce_evals.grading.score_metadata import (
 )
 from commerce_evals.grading.undecided import judge_evidence
 from commerce_evals.grading.verdict import VERDICT_KEY, verdict_of
-from commerce_evals.harness.run_record import record_passed_grades, recorded_run
 from commerce_evals.judging import CaseJudgement, JudgeSettings, judge_case
 from commerce_evals.judging.dimensions import part_of
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT, bound_grader
+from commerce_evals.scoring.run_record import record_passed_grades, recorded_run
 
 NAN = float("nan")
 

@@ -48,7 +48,6 @@ from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
 from commerce_evals.harness.oracle import oracles
 from commerce_evals.harness.recorded import Recorded, load_recorded, recorded_runs
 from commerce_evals.harness.run_end import RunEndSummary  # noqa: F401  (registers the hook)
-from commerce_evals.harness.run_record import keep_run
 from commerce_evals.harness.sample_run import SESSION_VARIABLES, AgentSetup
 from commerce_evals.harness.shards import Shard
 from commerce_evals.harness.shards import metadata as shard_metadata
@@ -60,6 +59,7 @@ from commerce_evals.harness.task_args import (
 )
 from commerce_evals.harness.tool_descriptions import file_fingerprint, with_descriptions
 from commerce_evals.judging import check_expected
+from commerce_evals.scoring.run_record import keep_run
 
 logger = logging.getLogger(__name__)
 
@@ -632,7 +632,7 @@ def flow_task(
         # A provider failure is recorded on its sample (and `inspect eval-retry` re-runs it); it
         # is kept apart from agent failures and never ends the whole eval.
         fail_on_error=False,
-        # the Run goes into the sample's store after scoring, once (see harness/run_record.py)
+        # the Run goes into the sample's store after scoring, once (see scoring/run_record.py)
         cleanup=keep_run,
         metadata={
             "domain": domain,

@@ -26,7 +26,7 @@ from commerce_evals.harness.run_file import (
     run_files,
 )
 from commerce_evals.harness.run_messages import transcript_messages
-from commerce_evals.harness.run_record import record_run
+from commerce_evals.scoring.run_record import record_run
 
 
 @dataclass(frozen=True)
