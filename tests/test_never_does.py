@@ -14,7 +14,7 @@ from commerce_evals.core.events import Run
 from commerce_evals.dealer import dealer
 from commerce_evals.domains.dealer.world import DealerWorld
 from commerce_evals.grading.graders import GradeContext, grade
-from commerce_evals.grading.scorer import role_args, roles_from_args
+from commerce_evals.scoring.scorer import role_args, roles_from_args
 from tests.conftest import MINI_SHOP
 from tests.helpers import call, make_run
 

@@ -36,14 +36,14 @@ from commerce_evals.cases.sample_case import case_of
 from commerce_evals.grading import keys
 from commerce_evals.grading.graders import Grade, ToolRoles
 from commerce_evals.grading.metrics import rate, values_of
-from commerce_evals.grading.scorer import (
+from commerce_evals.scoring.run_record import recorded_run
+from commerce_evals.scoring.scorer import (
     alias_for_rescoring,
     code_grades,
     role_args,
     roles_from_args,
     system_text,
 )
-from commerce_evals.scoring.run_record import recorded_run
 
 POISONED_TAG = "poisoned"
 BENIGN_TAG = "benign"

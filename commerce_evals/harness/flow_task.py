@@ -41,7 +41,6 @@ from commerce_evals.domains.base import (
 from commerce_evals.domains.locales import LOCALES, Locale, locale_of
 from commerce_evals.domains.worlds import cached_world
 from commerce_evals.grading.graders import ToolRoles
-from commerce_evals.grading.scorer import commerce_case, role_args
 from commerce_evals.harness.agent_ref import AgentRef, load_agent
 from commerce_evals.harness.agent_solver import inspect_agent
 from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
@@ -60,6 +59,7 @@ from commerce_evals.harness.task_args import (
 from commerce_evals.harness.tool_descriptions import file_fingerprint, with_descriptions
 from commerce_evals.judging import check_expected
 from commerce_evals.scoring.run_record import keep_run
+from commerce_evals.scoring.scorer import commerce_case, role_args
 
 logger = logging.getLogger(__name__)
 
