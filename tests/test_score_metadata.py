@@ -245,7 +245,7 @@ def test_the_verdict_count_metric_reads_the_judge_part_of_any_metadata() -> None
     from inspect_ai.scorer import SampleScore
 
     from commerce_evals.core.frozen import freeze
-    from commerce_evals.grading.metrics import judge_verdicts
+    from commerce_evals.scoring.metrics import judge_verdicts
 
     def sample(metadata: Any) -> SampleScore:
         value = {"judged": 0.0}

@@ -623,7 +623,7 @@ def flow_task(
         ],
         # one epoch unless Inspect's --epochs says more; Inspect's own mean over them, named
         # nowhere (a named reducer is printed under every figure of the viewer's header and in
-        # the progress line): the metrics read pass^k off the means (grading/metrics.py)
+        # the progress line): the metrics read pass^k off the means (scoring/metrics.py)
         epochs=Epochs(1),
         # the progress line and the log listing show this one figure: the final `passed` rate
         headline_metric=HeadlineMetric(

@@ -9,7 +9,7 @@ The rubric part is 1.0 when the judge passed every dimension, 0.0 when it failed
 it was not settled: no grader role bound, a verdict of Unknown (a person must look), or a judge
 failure. `judged` is 1.0 / 0.0 for cases with a rubric (was every dimension settled?) and NaN
 otherwise; the `n_*` rows count verdicts by status, judge calls, and how many were cached. The
-metrics and the epoch reducer are in grading/metrics.py.
+metrics and the epoch reducer are in scoring/metrics.py.
 
 The overall verdict (see `overall_verdict`): `passed_code` is the code-graded parts alone;
 `passed` is 1.0 only when every asserted part passed, the rubric included. A case whose rubric or
@@ -38,7 +38,6 @@ from commerce_evals.domains.worlds import cached_world
 from commerce_evals.grading import invariants
 from commerce_evals.grading.graders import Grade, GradeContext, KeyTables, ToolRoles, grade
 from commerce_evals.grading.keys import ToolPattern
-from commerce_evals.grading.metrics import PARTS, flow_metrics
 from commerce_evals.grading.reveals import describe_record, reveal_record
 from commerce_evals.grading.score_metadata import (
     ConversationRecord,
@@ -51,6 +50,7 @@ from commerce_evals.grading.verdict import VERDICT_KEY, verdict_of
 from commerce_evals.judging import CaseJudgement, JudgeSettings, judge_case
 from commerce_evals.judging.dimensions import part_of
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT, bound_grader
+from commerce_evals.scoring.metrics import PARTS, flow_metrics
 from commerce_evals.scoring.run_record import record_passed_grades, recorded_run
 
 NAN = float("nan")
