@@ -457,7 +457,8 @@ def reply_not_matches(patterns: list[str], ctx: GradeContext) -> Verdict:
 def state(expect: StateExpect, ctx: GradeContext) -> Verdict:
     problems: list[str] = []
     run, end = ctx.run, ctx.run.end
-    changed = run.changed_tables()
+    changes = closed_world.what_changed(run)
+    changed = list(changes)
     if expect.no_writes and changed:
         problems.append(f"expected no writes; changed: {changed}")
     for table in expect.unchanged:
@@ -468,8 +469,7 @@ def state(expect: StateExpect, ctx: GradeContext) -> Verdict:
         if found != count:
             problems.append(f"{table}: expected {count} rows, found {found}")
     for table, count in expect.new_rows.items():
-        before = run.start_table(table)
-        new = [row for row in end.get(table, []) if row not in before]
+        new = changes[table].added if table in changes else []
         if len(new) != count:
             problems.append(
                 f"{table}: expected {count} new or changed rows, found {len(new)}: {new[:3]}"
