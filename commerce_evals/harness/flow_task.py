@@ -191,7 +191,7 @@ def case_metadata(
     case: Case, agent_fingerprint: dict[str, str], counterexamples: bool = False
 ) -> dict[str, Any]:
     # A run of the cases leaves out the counterexamples it does not replay. The dump is frozen
-    # (harness.frozen): Inspect copies sample metadata per epoch and per metric view.
+    # (core.frozen): Inspect copies sample metadata per epoch and per metric view.
     exclude = None if counterexamples else {"counterexamples"}
     dumped = case.model_dump(mode="json", exclude_defaults=True, exclude=exclude)
     # a key written at its default value (`never_asks: []`) is still asserted: keep it
