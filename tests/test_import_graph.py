@@ -169,14 +169,14 @@ if TYPE_CHECKING:
     from commerce_evals.judging.judge import judge_case
 
 def later():
-    from ..grading.scorer import commerce_case
+    from ..scoring.scorer import commerce_case
     import commerce_evals.cases.model
 """
     edges = set(imported(f"{PACKAGE}.harness.example", source))
     assert {_short(e) for e in edges} == {
         "harness.solver",
         "harness.sandbox",
-        "grading.scorer",
+        "scoring.scorer",
         "cases.model",
     }
     assert cycle_path({"a": {"b"}, "b": {"a"}}, ["a", "b"]) == ["a", "b", "a"]
