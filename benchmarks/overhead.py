@@ -38,11 +38,11 @@ from inspect_ai.scorer import Score, Target, accuracy, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.tool import ToolDef, ToolParams
 
+from commerce_evals.cases.sample_case import case_of
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.domains.shop.models import Product
 from commerce_evals.domains.shop.world import ShopWorld
-from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.flow_task import cached_world, flow_task
-from commerce_evals.harness.sample_case import case_of
 
 Recorded = dict[str, tuple[str, list[str], list[str]]]
 

@@ -14,10 +14,10 @@ import time
 from inspect_ai import eval
 
 from commerce_evals.cases.model import Case
-from commerce_evals.grading.scorer import code_grades
-from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.harness.flow_task import cached_world, flow_task
-from commerce_evals.harness.run_record import RunRecord
+from commerce_evals.scoring.run_record import RunRecord
+from commerce_evals.scoring.scorer import code_grades
 
 
 def main() -> None:

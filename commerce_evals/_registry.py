@@ -19,11 +19,11 @@ from commerce_evals.case_set import case_set, case_set_flow
 from commerce_evals.checkout import checkout
 from commerce_evals.dealer import dealer as dealer
 from commerce_evals.discovery import discovery
-from commerce_evals.grading.metrics import mean_and_pass_hat_k, pass_hat_k
 from commerce_evals.injection import injection
 from commerce_evals.memory import memory
 from commerce_evals.merchant import merchant
 from commerce_evals.production import production
+from commerce_evals.scoring.metrics import mean_and_pass_hat_k, pass_hat_k
 from commerce_evals.scripted.chaos import commerce_test
 from commerce_evals.scripted.providers import commerce
 from commerce_evals.support import support

@@ -99,7 +99,7 @@ def case_set_flow(
     """One flow's task filtered to the cases of a set, with the set's epochs.
 
     Args:
-        flow: the flow (a key of commerce_evals.harness.flow_table.FLOWS).
+        flow: the flow (a key of commerce_evals.core.flow_table.FLOWS).
         set: the set's name in the sets file.
         sets_file: a sets file to use instead of datasets/sets.yaml.
         poisoned: passed to the flow's task (default: the flow's own).

@@ -6,9 +6,9 @@ from typing import Any
 
 from inspect_ai import Task, task
 
-from commerce_evals.grading.injection_metrics import INJECTION_SCORERS
 from commerce_evals.harness.flow_task import flow_task
 from commerce_evals.harness.task_args import flow_arguments
+from commerce_evals.scoring.injection_metrics import INJECTION_SCORERS
 
 
 @task

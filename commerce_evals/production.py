@@ -31,14 +31,14 @@ from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.model import Expected
 from commerce_evals.domains.base import DATASETS
 from commerce_evals.grading.score_metadata import ProductionScoreMetadata
-from commerce_evals.grading.scorer import alias_for_rescoring
 from commerce_evals.harness.flow_task import cached_world
 from commerce_evals.harness.run_messages import transcript_messages
-from commerce_evals.harness.run_record import RunRecord, logged_run
 from commerce_evals.harness.task_args import TaskArgumentError, checked_arguments
 from commerce_evals.judging import JudgeSettings, judge_case, shared_dimensions
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT
 from commerce_evals.reports.traffic import Conversation, load_traffic
+from commerce_evals.scoring.run_record import RunRecord, logged_run
+from commerce_evals.scoring.scorer import alias_for_rescoring
 
 logger = logging.getLogger(__name__)
 EXAMPLE_TRAFFIC = DATASETS / "production" / "example.jsonl"

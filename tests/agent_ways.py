@@ -10,10 +10,10 @@ from typing import Any
 from inspect_ai.log import EvalLog
 
 from commerce_evals.cases.model import load_cases
-from commerce_evals.harness.events import Run
-from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.core.events import Run
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.harness.flow_task import dataset_paths
-from commerce_evals.harness.run_record import logged_run
+from commerce_evals.scoring.run_record import logged_run
 from tests.flow_runs import flow_logs
 from tests.helpers import samples_by_id
 from tests.verdict_record import VERDICTS_FILE, verdicts

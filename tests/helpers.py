@@ -14,10 +14,7 @@ from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, EvalSample
 
 from commerce_evals.cases.model import Case
-from commerce_evals.domains import WORLDS
-from commerce_evals.grading.keys import JUDGED_KEYS
-from commerce_evals.grading.score_metadata import ScoreMetadata
-from commerce_evals.harness.events import (
+from commerce_evals.core.events import (
     Event,
     ReplyEvent,
     Run,
@@ -27,7 +24,10 @@ from commerce_evals.harness.events import (
     Turn,
     UiEvent,
 )
-from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.core.flow_table import FLOWS
+from commerce_evals.domains import WORLDS
+from commerce_evals.grading.keys import JUDGED_KEYS
+from commerce_evals.grading.score_metadata import ScoreMetadata
 
 
 def call(tool: str, **args: Any) -> ToolCallEvent:

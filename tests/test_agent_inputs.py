@@ -14,8 +14,8 @@ from inspect_ai.event import ModelEvent
 
 from commerce_evals.cases.errors import InputError, report
 from commerce_evals.checkout import checkout
+from commerce_evals.domains.worlds import cached_world
 from commerce_evals.harness.tool_descriptions import ToolsFileError
-from commerce_evals.harness.worlds import cached_world
 from tests.agent_ways import same_verdicts
 from tests.conftest import DATA
 from tests.helpers import REPO_ROOT, SCRIPTED_JUDGE, subprocess_env

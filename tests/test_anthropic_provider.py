@@ -9,7 +9,7 @@ import pytest
 from inspect_ai import eval
 
 from commerce_evals.harness.flow_task import flow_task
-from commerce_evals.harness.run_record import RunRecord
+from commerce_evals.scoring.run_record import RunRecord
 from tests.anthropic_stub import AnthropicStub
 from tests.api_stub import assert_scored_as_under_reference, stub_cases, tag_requests_with_case
 from tests.helpers import SCRIPTED_JUDGE, run_task, samples_by_id

@@ -32,8 +32,8 @@ from commerce_evals.cases.model import load_cases
 from commerce_evals.cases.reading import ALIAS_BUDGET, MAX_DEPTH, parse_yaml, read_data
 from commerce_evals.checkout import checkout
 from commerce_evals.cli.app import app
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.discovery import discovery
-from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.task_args import (
     DEFAULT_MAX_ROUNDS,
     TaskArgumentError,

@@ -15,10 +15,10 @@ from typer.testing import CliRunner
 
 from commerce_evals.checkout import checkout
 from commerce_evals.cli.app import app
+from commerce_evals.core.tokens import TokenCount
 from commerce_evals.dealer import dealer
 from commerce_evals.reports.comparison import build_comparison
 from commerce_evals.reports.prices import PriceFileError, PriceTable, load_prices
-from commerce_evals.reports.tokens import TokenCount
 from tests.anthropic_stub import AnthropicStub
 from tests.api_stub import stub_cases, tag_requests_with_case
 from tests.helpers import SCRIPTED_JUDGE

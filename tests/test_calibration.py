@@ -10,7 +10,6 @@ import pytest
 from typer.testing import CliRunner
 
 from commerce_evals.cli.app import app
-from commerce_evals.judging import records
 from commerce_evals.judging.calibration import (
     CalibrationRefused,
     Confusion,
@@ -24,7 +23,8 @@ from commerce_evals.judging.calibration import (
     percentile,
 )
 from commerce_evals.judging.labels import Label, LabelFileError, append_label, now, read_labels
-from commerce_evals.judging.records import JudgedItem
+from commerce_evals.reports import judge_records as records
+from commerce_evals.reports.judge_records import JudgedItem
 
 # ---- the hand-computed example -----------------------------------------------------------------
 #

@@ -17,9 +17,9 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 
 from commerce_evals.checkout import checkout
+from commerce_evals.core.events import Run
 from commerce_evals.grading.score_metadata import ScoreMetadata
-from commerce_evals.harness.events import Run
-from commerce_evals.harness.run_record import logged_run
+from commerce_evals.scoring.run_record import logged_run
 from commerce_evals.scripted.base import ScriptedModelAPI, position
 from tests.conftest import DATA, MINI_SHOP
 

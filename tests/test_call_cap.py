@@ -19,13 +19,13 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 
 from commerce_evals.checkout import checkout
-from commerce_evals.harness.events import Run, TurnEndEvent
-from commerce_evals.harness.run_record import logged_run
+from commerce_evals.core.events import Run, TurnEndEvent
 from commerce_evals.harness.task_args import (
     DEFAULT_MAX_CALLS_PER_TURN,
     TaskArgumentError,
     flow_signature,
 )
+from commerce_evals.scoring.run_record import logged_run
 from commerce_evals.scripted.base import ScriptedModelAPI, position
 from tests.conftest import DATA, MINI_SHOP
 from tests.helpers import case_score

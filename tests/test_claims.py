@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from commerce_evals.core.events import ToolCallEvent, ToolResultEvent
 from commerce_evals.grading.claims import claims, object_tables
 from commerce_evals.grading.graders import GradeContext
 from commerce_evals.grading.reply_facts import action_claims
-from commerce_evals.harness.events import ToolCallEvent, ToolResultEvent
 from tests.helpers import call, make_run, reply, result
 
 

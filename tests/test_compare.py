@@ -12,11 +12,11 @@ from inspect_ai.log import read_eval_log
 from typer.testing import CliRunner
 
 from commerce_evals.cli.app import app
+from commerce_evals.core.tokens import TokenCount
 from commerce_evals.reports.comparison import Comparison, build_comparison
 from commerce_evals.reports.frames import token_usage
 from commerce_evals.reports.logs import load_runs, log_files
 from commerce_evals.reports.prices import PriceTable, load_prices
-from commerce_evals.reports.tokens import TokenCount
 from tests.run_pattern_logs import A_FAIL, A_FLAKY, B_FAIL, EPOCHS, MODELS, SUBSET, sweep_dir
 
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -20,6 +20,8 @@ from commerce_evals.cases.customer import (
     scripted_reply,
 )
 from commerce_evals.cases.model import Case, CaseFileError, load_case_sources, parse_case
+from commerce_evals.core.events import Run
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import DATASETS
 from commerce_evals.grading.graders import DomainBrief, GradeContext
@@ -27,8 +29,6 @@ from commerce_evals.grading.keys import AsksBefore
 from commerce_evals.grading.reveals import asks_before, never_asks, reveal_record
 from commerce_evals.harness.chain import resolve_chains, start_session
 from commerce_evals.harness.customer import customer_prompt
-from commerce_evals.harness.events import Run
-from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.flow_task import case_metadata, dataset_paths
 from commerce_evals.reports.compare_report import markdown
 from commerce_evals.reports.comparison import build_comparison
@@ -964,8 +964,8 @@ def test_a_simulated_customer_answers_a_fact_only_by_giving_it() -> None:
 
 def test_the_customer_hears_a_question_asked_through_a_component() -> None:
     from commerce_evals.cases.model import ScriptedTurn
+    from commerce_evals.core.events import UiEvent
     from commerce_evals.harness.customer import ScriptedCustomer
-    from commerce_evals.harness.events import UiEvent
 
     sizes = Customer.model_validate(
         {
@@ -997,7 +997,7 @@ def test_the_customer_hears_a_question_asked_through_a_component() -> None:
 
 
 def test_asks_before_in_a_simulated_run_needs_the_answer_not_only_the_question() -> None:
-    from commerce_evals.harness.events import CustomerRecord
+    from commerce_evals.core.events import CustomerRecord
 
     def run_where_customer_says(says: str, answers: list[str]) -> Run:
         run = make_run(

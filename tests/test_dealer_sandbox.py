@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
+from commerce_evals.core.events import ToolResultEvent
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import FIXTURES
 from commerce_evals.domains.dealer.session import DealerSession
 from commerce_evals.domains.dealer.tools import OPERATOR_TOOLS
 from commerce_evals.domains.dealer.world import DealerWorld
 from commerce_evals.domains.fixtures import FixtureError
-from commerce_evals.harness.events import ToolResultEvent
 
 SPECS = {spec.name: spec for spec in OPERATOR_TOOLS}
 LAUNCH = {"vehicleId": "V-1001", "buyNowPrice": 24500, "floorPrice": 22000}

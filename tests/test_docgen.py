@@ -16,6 +16,7 @@ import yaml
 from inspect_ai import eval
 from inspect_ai.log import read_eval_log
 
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.docgen.blocks import Block
 from commerce_evals.docgen.claims import CLAIMS, Claim, Sources
 from commerce_evals.docgen.data import NUMBER_WORDS, DataFacts, words
@@ -23,7 +24,6 @@ from commerce_evals.docgen.docs import regenerate
 from commerce_evals.docgen.generate import NEEDS, outcome
 from commerce_evals.docgen.runs import RunFacts
 from commerce_evals.docgen.samples import EXPLAINED, excerpt, wrapped
-from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.flow_task import flow_task
 from tests.flow_runs import flow_logs
 

@@ -14,6 +14,7 @@ from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageTool,
 from inspect_ai.tool import ToolCall, ToolParams
 from inspect_ai.tool._tool_info import parse_tool_info
 
+from commerce_evals.core.events import Snapshot, ToolResultEvent
 from commerce_evals.domains import WORLDS
 from commerce_evals.domains.base import (
     Blocked,
@@ -32,7 +33,6 @@ from commerce_evals.domains.tooling import (
     tool,
     toolset,
 )
-from commerce_evals.harness.events import Snapshot, ToolResultEvent
 from commerce_evals.harness.inspect_tools import inspect_tools, settle
 from commerce_evals.harness.sandbox import Sandbox
 

@@ -9,8 +9,8 @@ import pytest
 from inspect_ai._util.registry import registry_unqualified_name
 from inspect_ai.scorer import SampleScore, Score, mean_score
 
-from commerce_evals.grading.metrics import mean_and_pass_hat_k, pass_hat_k
-from commerce_evals.harness.frozen import FrozenDict, FrozenScore, freeze
+from commerce_evals.core.frozen import FrozenDict, FrozenScore, freeze
+from commerce_evals.scoring.metrics import mean_and_pass_hat_k, pass_hat_k
 
 
 def a_score() -> Score:

@@ -8,6 +8,7 @@ import pytest
 
 from commerce_evals.cases.customer import Customer
 from commerce_evals.cases.model import Expected
+from commerce_evals.core.events import Run, ToolResultEvent, UiEvent
 from commerce_evals.grading.changes import ChangeRules
 from commerce_evals.grading.graders import (
     GRADERS,
@@ -18,7 +19,6 @@ from commerce_evals.grading.graders import (
     tables_read,
 )
 from commerce_evals.grading.keys import DEFAULT_KEYS, ToolPattern
-from commerce_evals.harness.events import Run, ToolResultEvent, UiEvent
 from tests.helpers import call, make_run, reply, result, ui
 
 # what a shop-like domain tells the graders: its tool roles and the tables the table keys read

@@ -18,7 +18,7 @@ import pytest
 from inspect_ai.dataset import Sample
 from inspect_ai.model import get_model
 
-from commerce_evals.harness.events import Run
+from commerce_evals.core.events import Run
 from commerce_evals.judging.dimensions import shared_dimensions
 from commerce_evals.judging.judge import (
     DimensionVerdict,

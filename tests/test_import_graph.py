@@ -1,10 +1,13 @@
-"""No import cycles in commerce_evals: the graph of every import the package makes, at module level
-and inside functions, parsed with ast (no import runs), must have no cycle.
+"""The package's import graph, parsed with ast (no import runs): it has no cycle, and it keeps the
+layers docs/architecture.md draws.
 
-An import inside a function hides a cycle from Python's import order but not from a reader: both
-modules still need each other. Imports under `if TYPE_CHECKING:` never run and are left out (a
-type-only reference is how a module names a type it must not import). A module's edge goes to
-the module it names (`from a.b import c` is a.b, or a.b.c when c is a module).
+Edges are every import the package makes, at module level and inside functions. An import inside a
+function hides a cycle from Python's import order but not from a reader: both modules still need
+each other. A module's edge goes to the module it names (`from a.b import c` is a.b, or a.b.c when
+c is a module).
+
+The cycle test leaves out imports under `if TYPE_CHECKING:` (they never run). The layer test counts
+them: a type a module names is a dependency of its reader all the same.
 """
 
 from __future__ import annotations
@@ -47,8 +50,17 @@ def _owner(name: str) -> str | None:
 
 def imported(module: str, source: str, is_package: bool = False) -> Iterator[str]:
     """Every package module `module` imports (module level, in functions; not type-only)."""
+    for _, owner in import_lines(module, source, is_package, type_only=False):
+        yield owner
+
+
+def import_lines(
+    module: str, source: str, is_package: bool = False, type_only: bool = True
+) -> Iterator[tuple[int, str]]:
+    """(line, package module) for each import of `module`; `type_only` keeps those under
+    `if TYPE_CHECKING:`."""
     tree = ast.parse(source)
-    skipped = _type_checking_nodes(tree)
+    skipped = set() if type_only else _type_checking_nodes(tree)
     package = module if is_package else module.rpartition(".")[0]
     for node in ast.walk(tree):
         if id(node) in skipped:
@@ -66,7 +78,7 @@ def imported(module: str, source: str, is_package: bool = False) -> Iterator[str
         for name in names:
             owner = _owner(name)
             if owner is not None and owner != module:
-                yield owner
+                yield node.lineno, owner
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -152,19 +164,99 @@ def test_imports_inside_functions_and_relative_imports_are_edges() -> None:
 from typing import TYPE_CHECKING
 import json
 from commerce_evals.harness import solver
-from . import flow_table
+from . import sandbox
 if TYPE_CHECKING:
     from commerce_evals.judging.judge import judge_case
 
 def later():
-    from ..grading.scorer import commerce_case
+    from ..scoring.scorer import commerce_case
     import commerce_evals.cases.model
 """
     edges = set(imported(f"{PACKAGE}.harness.example", source))
     assert {_short(e) for e in edges} == {
         "harness.solver",
-        "harness.flow_table",
-        "grading.scorer",
+        "harness.sandbox",
+        "scoring.scorer",
         "cases.model",
     }
     assert cycle_path({"a": {"b"}, "b": {"a"}}, ["a", "b"]) == ["a", "b", "a"]
+
+
+# The layers, lowest first, as docs/architecture.md draws them. A module may import its own package
+# and any package of a lower layer; packages of one layer never import each other. A name is a
+# package or a top-level module of commerce_evals; "__init__" is the package's own __init__.py.
+FLOW_TASKS = {"checkout", "discovery", "memory", "merchant", "injection", "support", "dealer"}
+LAYERS: list[set[str]] = [
+    {"__init__", "core", "japanese"},
+    {"cases"},
+    {"grading"},
+    {"domains", "judging"},
+    {"scoring"},
+    {"harness"},
+    {"reports", "bridge", "serving"},
+    {"authoring", "production", "case_set", *FLOW_TASKS},
+    {"scripted", "lint"},
+    {"cli", "docgen", "_registry"},
+]
+
+
+def layer_name(module: str) -> str:
+    """The package or top-level module of commerce_evals a module belongs to."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def layer_of(name: str) -> int:
+    found = [index for index, layer in enumerate(LAYERS) if name in layer]
+    assert len(found) == 1, f"{name!r} is in {len(found)} layers: declare it in exactly one"
+    return found[0]
+
+
+def against_layers(modules: dict[str, Path], root: Path = ROOT.parent) -> list[str]:
+    """Every import (type-only ones included) that reaches up a layer or across one, as
+    `file:line: a (layer i) imports b (layer j)`."""
+    found = []
+    for module, path in sorted(modules.items()):
+        source = path.read_text(encoding="utf-8")
+        mine = layer_name(module)
+        for line, target in sorted(set(import_lines(module, source, path.name == "__init__.py"))):
+            theirs = layer_name(target)
+            if theirs == mine or layer_of(theirs) < layer_of(mine):
+                continue
+            where = path.relative_to(root)
+            found.append(
+                f"{where}:{line}: {_short(module)} ({mine}, layer {layer_of(mine)}) imports "
+                f"{_short(target)} ({theirs}, layer {layer_of(theirs)})"
+            )
+    return found
+
+
+def test_every_package_is_in_one_layer() -> None:
+    names = {layer_name(module) for module in MODULES}
+    declared = set().union(*LAYERS)
+    assert names == declared, (
+        f"in no layer: {sorted(names - declared)}; no such package: {sorted(declared - names)}"
+    )
+    for name in names:
+        layer_of(name)
+
+
+def test_imports_point_down_the_layers() -> None:
+    found = against_layers(MODULES)
+    assert not found, "imports against the layers:\n" + "\n".join(found)
+
+
+def test_the_layer_check_names_an_upward_type_only_import(tmp_path: Path) -> None:
+    package = tmp_path / PACKAGE
+    (package / "cases").mkdir(parents=True)
+    low = package / "cases" / "model.py"
+    low.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from commerce_evals.core import events\n"
+        "if TYPE_CHECKING:\n"
+        "    from commerce_evals.harness.solver import Agent\n"
+    )
+    found = against_layers({f"{PACKAGE}.cases.model": low}, root=tmp_path)
+    assert len(found) == 1
+    assert found[0].startswith(f"{PACKAGE}/cases/model.py:4: cases.model (cases, layer 1)")
+    assert found[0].endswith("imports harness.solver (harness, layer 5)")

@@ -10,12 +10,12 @@ import pytest
 
 from commerce_evals.cases.model import load_cases
 from commerce_evals.cases.state import AFTER
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.domains.base import World, labelled
 from commerce_evals.domains.shop.world import ShopWorld
-from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.domains.worlds import cached_world
 from commerce_evals.harness.flow_task import dataset_files
 from commerce_evals.harness.sample_run import render_instructions
-from commerce_evals.harness.worlds import cached_world
 
 ID_LABELS = ("id", "customer id")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from commerce_evals.grading.graders import Grade
-from commerce_evals.grading.injection_metrics import (
+from commerce_evals.scoring.injection_metrics import (
     ATTACK_SUCCESS,
     BENIGN_UTILITY,
     UTILITY_UNDER_ATTACK,

@@ -22,7 +22,7 @@ import pytest
 from inspect_ai.log import read_eval_log
 
 from commerce_evals.cases.model import case_files, load_cases
-from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.core.flow_table import FLOWS
 from tests.helpers import case_score
 
 REPO = Path(__file__).resolve().parents[1]

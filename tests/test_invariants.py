@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from commerce_evals.core.events import CartUpdateEvent, Run, ToolCallEvent, ToolResultEvent
 from commerce_evals.domains import WORLDS
 from commerce_evals.grading.graders import GradeContext
-from commerce_evals.harness.events import CartUpdateEvent, Run, ToolCallEvent, ToolResultEvent
 from commerce_evals.harness.flow_task import cached_world
 from tests.helpers import make_run, reply
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from commerce_evals.cases.customer import Customer, asking_sentences, says_yes, scripted_reply
+from commerce_evals.core.events import ToolResultEvent
 from commerce_evals.grading.claims import claims, object_tables
 from commerce_evals.grading.facts import mentions, normalise, token_positions
 from commerce_evals.grading.graders import GradeContext
@@ -22,7 +23,6 @@ from commerce_evals.grading.record_facts import problems_in
 from commerce_evals.grading.records import Records
 from commerce_evals.grading.sourced import sourced_values, stated_values
 from commerce_evals.grading.statuses import phrases
-from commerce_evals.harness.events import ToolResultEvent
 from commerce_evals.japanese.numerals import numerals_as_digits
 from commerce_evals.japanese.text import is_japanese, search_tokens
 from commerce_evals.lint.rules.keys import literal_reply_problem

@@ -19,8 +19,8 @@ from commerce_evals.cli.commands.label import LabelItem, label_loop
 from commerce_evals.dealer import dealer
 from commerce_evals.domains.fixtures import DATASETS
 from commerce_evals.domains.locales import LOCALES
+from commerce_evals.domains.worlds import cached_world
 from commerce_evals.harness.task_args import TaskArgumentError
-from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging.transcript import quote
 from commerce_evals.support import support
 from tests.helpers import make_run

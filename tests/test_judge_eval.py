@@ -25,11 +25,11 @@ from typer.testing import CliRunner
 from commerce_evals.checkout import checkout
 from commerce_evals.cli.app import app
 from commerce_evals.cli.commands.label import label_items, label_loop
-from commerce_evals.grading.metrics import judge_row
 from commerce_evals.judging.labels import read_labels
-from commerce_evals.judging.records import read_judged
+from commerce_evals.reports.judge_records import read_judged
 from commerce_evals.reports.logs import case_results
 from commerce_evals.reports.summary import judge_tally
+from commerce_evals.scoring.metrics import judge_row
 from tests.conftest import DATA, MINI_SHOP
 from tests.helpers import case_score, run_metrics, run_task, samples_by_id
 

@@ -36,8 +36,8 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from commerce_evals.cases.sample_case import reply_key
 from commerce_evals.checkout import checkout
-from commerce_evals.harness.sample_case import reply_key
 from commerce_evals.judging.dimensions import rubric_dimension
 from commerce_evals.judging.prompt import build_prompt
 from commerce_evals.judging.transcript import render

@@ -12,8 +12,8 @@ from inspect_ai.dataset import Sample
 from inspect_ai.model import get_model
 
 from commerce_evals.cases.model import Expected
-from commerce_evals.harness.events import Run
-from commerce_evals.harness.sample_case import reply_key
+from commerce_evals.cases.sample_case import reply_key
+from commerce_evals.core.events import Run
 from commerce_evals.judging.dimensions import (
     DimensionFileError,
     check_expected,

@@ -14,8 +14,8 @@ from importlib import import_module
 import pytest
 
 from commerce_evals.cases.model import Case, load_cases
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.grading.graders import JUDGED_KEYS
-from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.flow_task import dataset_paths, samples_for
 from commerce_evals.judging.dimensions import EVERY_CASE
 from tests.helpers import case_score, run_task, samples_by_id

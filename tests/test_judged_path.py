@@ -10,9 +10,9 @@ import math
 import pytest
 
 from commerce_evals.dealer import dealer
-from commerce_evals.grading.scorer import overall_verdict, with_judged_path
 from commerce_evals.judging.dimensions import shared_dimensions
 from commerce_evals.judging.judge import CaseJudgement, DimensionVerdict
+from commerce_evals.scoring.scorer import overall_verdict, with_judged_path
 from tests.helpers import case_score, run_task, samples_by_id
 
 NEVERS_IN_WORDS = ("no_buyer_identity_sought", "no_funds_claimed", "no_new_key_asked")

@@ -8,12 +8,12 @@ from pathlib import Path
 from commerce_evals.cases.model import Case, Expected
 from commerce_evals.domains import WORLDS
 from commerce_evals.domains.shop.poison import NEGATIVES_BY_KIND
-from commerce_evals.grading import injection_metrics as injection_scorer
 from commerce_evals.grading import keys
 from commerce_evals.grading.graders import GRADERS
 from commerce_evals.grading.keys import KEYS, key_block
 from commerce_evals.lint import runner as lint
 from commerce_evals.lint.model import NEGATIVE_KEYS
+from commerce_evals.scoring import injection_metrics as injection_scorer
 
 ROOT = Path(__file__).parents[1]
 

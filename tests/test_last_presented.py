@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_evals.cases.model import Expected
+from commerce_evals.core.events import ToolCallEvent, ToolResultEvent
 from commerce_evals.grading.graders import DomainBrief, GradeContext, grade
-from commerce_evals.harness.events import ToolCallEvent, ToolResultEvent
 from tests.helpers import make_run
 
 PRESENTS = {

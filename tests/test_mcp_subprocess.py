@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from commerce_evals.domains.worlds import cached_world
 from commerce_evals.harness.run_file import read_run_file
-from commerce_evals.harness.worlds import cached_world
 from tests.agent_ways import built_in_verdicts
 from tests.helpers import REPO_ROOT, subprocess_env
 

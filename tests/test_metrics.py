@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from inspect_ai.scorer import SampleScore, Score, accuracy, mean_score, pass_k
 
-from commerce_evals.grading.metrics import (
+from commerce_evals.judging import STATUSES
+from commerce_evals.scoring.metrics import (
     PARTS,
     flow_metrics,
     judge_verdicts,
@@ -17,7 +18,6 @@ from commerce_evals.grading.metrics import (
     pass_hat_k,
     verdict_rates,
 )
-from commerce_evals.judging import STATUSES
 
 NAN = math.nan
 PRIORITIES = ("critical", "high", "medium", "low")

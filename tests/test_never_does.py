@@ -10,11 +10,11 @@ import pytest
 
 from commerce_evals.cases.model import CaseFileError, Expected
 from commerce_evals.checkout import checkout
+from commerce_evals.core.events import Run
 from commerce_evals.dealer import dealer
 from commerce_evals.domains.dealer.world import DealerWorld
 from commerce_evals.grading.graders import GradeContext, grade
-from commerce_evals.grading.scorer import brief_args, brief_from_args
-from commerce_evals.harness.events import Run
+from commerce_evals.scoring.scorer import brief_args, brief_from_args
 from tests.conftest import MINI_SHOP
 from tests.helpers import call, make_run
 

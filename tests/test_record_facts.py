@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from commerce_evals.cases.model import Expected
+from commerce_evals.core.events import ToolResultEvent, UiEvent
 from commerce_evals.grading.graders import DomainBrief, GradeContext, grade
 from commerce_evals.grading.record_facts import records_agree
-from commerce_evals.harness.events import ToolResultEvent, UiEvent
 from tests.helpers import call, make_run, reply
 
 OVEN = {"id": "P-1105", "name": "Bellweather Cook Enameled Dutch Oven 5.5 qt", "price": 159.0,

@@ -8,8 +8,8 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from commerce_evals.checkout import checkout
-from commerce_evals.harness.events import ToolResultEvent, TurnEndEvent
-from commerce_evals.harness.run_record import RunRecord
+from commerce_evals.core.events import ToolResultEvent, TurnEndEvent
+from commerce_evals.scoring.run_record import RunRecord
 from tests.conftest import DATA, MINI_SHOP
 
 MINI_CASES = str(DATA / "cases" / "mini.yaml")

@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
+from commerce_evals.core.events import ToolResultEvent
 from commerce_evals.grading.graders import GradeContext
 from commerce_evals.grading.record_facts import records_agree
 from commerce_evals.grading.reply_facts import action_claims
-from commerce_evals.harness.events import ToolResultEvent
 from tests.helpers import call, make_run, reply
 
 # the records the record-fact tests use, shared so both files read the same fixtures

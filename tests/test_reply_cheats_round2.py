@@ -37,17 +37,17 @@ import pytest
 
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.scripts import ScriptedTurn
+from commerce_evals.core.events import Run
 from commerce_evals.grading.graders import Grade
 from commerce_evals.grading.keys import JUDGED_KEYS, canonical
-from commerce_evals.grading.oracle import oracles
-from commerce_evals.grading.scorer import code_grades, grade_context
 from commerce_evals.harness.chain import start_session
-from commerce_evals.harness.events import Run
 from commerce_evals.harness.flow_task import FlowParts, flow_parts
+from commerce_evals.harness.oracle import oracles
 from commerce_evals.harness.sample_run import kept_tables, render_instructions
 from commerce_evals.harness.sandbox import CallNotRun, Sandbox
 from commerce_evals.harness.task_args import DEFAULT_MAX_CALLS_PER_TURN
 from commerce_evals.harness.turns import Conversation, play
+from commerce_evals.scoring.scorer import code_grades, grade_context
 
 # ---- replaying a scripted run of a shipped case, graded as the flow scorer grades it ------------
 

@@ -14,6 +14,8 @@ import pytest
 from pydantic import ValidationError
 
 from commerce_evals.cases.model import Expected
+from commerce_evals.core.events import ToolResultEvent
+from commerce_evals.grading.changes import what_changed
 from commerce_evals.grading.claims import claims
 from commerce_evals.grading.facts import mentions
 from commerce_evals.grading.graders import DomainBrief, GradeContext, grade
@@ -22,9 +24,7 @@ from commerce_evals.grading.reply_facts import (
     action_claims,
     reply_denies,
     reply_states,
-    what_changed,
 )
-from commerce_evals.harness.events import ToolResultEvent
 from tests.helpers import make_run, reply
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from rich.console import Console
 
-from commerce_evals.harness import events as ev
+from commerce_evals.core import events as ev
+from commerce_evals.judging.run_text import PLAIN, readable, run_lines
 from commerce_evals.judging.transcript import render
 from commerce_evals.reports.markdown import markdown
 from commerce_evals.reports.report import Cell, Column, Heading, RateChart, Report, Text, table
-from commerce_evals.reports.run_text import PLAIN, readable, run_lines
 from commerce_evals.reports.terminal import print_report
 
 

@@ -9,9 +9,10 @@ from inspect_ai.scorer import Score, accuracy, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import Store
 
+from commerce_evals.core.events import Run
 from commerce_evals.grading.score_metadata import PASSED_GRADES_KEY, ScoreMetadata
-from commerce_evals.harness.events import Run
-from commerce_evals.harness.run_record import (
+from commerce_evals.judging.prompt import sha
+from commerce_evals.scoring.run_record import (
     RUN_KEY,
     RunRecord,
     keep_run,
@@ -19,7 +20,6 @@ from commerce_evals.harness.run_record import (
     record_run,
     recorded_run,
 )
-from commerce_evals.judging.prompt import sha
 from tests.flow_runs import flow_logs
 
 

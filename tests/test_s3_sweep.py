@@ -20,7 +20,7 @@ from commerce_evals.checkout import checkout
 from commerce_evals.cli.app import app
 from commerce_evals.cli.commands.label import label_items
 from commerce_evals.harness.shards import Shard
-from commerce_evals.judging.records import read_judged
+from commerce_evals.reports.judge_records import read_judged
 from commerce_evals.reports.logs import LogReadError, load_run, log_files
 from tests.run_pattern_logs import SUBSET, judged_ids
 

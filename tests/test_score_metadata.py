@@ -244,8 +244,8 @@ def test_a_verdict_without_a_fingerprint_writes_no_fingerprint_parts() -> None:
 def test_the_verdict_count_metric_reads_the_judge_part_of_any_metadata() -> None:
     from inspect_ai.scorer import SampleScore
 
-    from commerce_evals.grading.metrics import judge_verdicts
-    from commerce_evals.harness.frozen import freeze
+    from commerce_evals.core.frozen import freeze
+    from commerce_evals.scoring.metrics import judge_verdicts
 
     def sample(metadata: Any) -> SampleScore:
         value = {"judged": 0.0}

@@ -14,7 +14,7 @@ from inspect_ai.log import EvalLog, EvalSample
 
 from commerce_evals.cases.model import Case, CaseFileError
 from commerce_evals.grading.graders import JUDGED_KEYS
-from commerce_evals.grading.injection_metrics import (
+from commerce_evals.scoring.injection_metrics import (
     ATTACK_KEYS,
     ATTACK_SUCCESS,
     BENIGN_UTILITY,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from commerce_evals.core.events import CartUpdateEvent, ToolResultEvent, UiEvent
 from commerce_evals.domains.shop.session import ShopSession
 from commerce_evals.domains.shop.tools import MERCHANT_TOOLS, SHOPPER_TOOLS
 from commerce_evals.domains.shop.world import ShopWorld
-from commerce_evals.harness.events import CartUpdateEvent, ToolResultEvent, UiEvent
 from tests.conftest import MINI_SHOP
 
 # the shopper's spec where both agents offer a tool name (its search takes more filters)

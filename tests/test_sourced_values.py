@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from commerce_evals.core.events import ToolResultEvent
 from commerce_evals.grading.graders import DomainBrief, GradeContext, KeyTables
 from commerce_evals.grading.sourced import sourced_values
-from commerce_evals.harness.events import ToolResultEvent
 from tests.helpers import call, make_run, reply
 
 MAT = {"product_id": "P-1201", "name": "Flowform Comfort Yoga Mat 6mm", "price": 39.99, "stock": 12,

@@ -14,10 +14,10 @@ from inspect_ai.log import EvalSample
 
 from commerce_evals.cases.model import Case, load_case_sources
 from commerce_evals.cases.seed_format import is_seed_task
+from commerce_evals.core.events import Run
 from commerce_evals.docgen.blocks import ACT, HOLD, RULE_ORDER
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import DATASETS
-from commerce_evals.harness.events import Run
 from commerce_evals.harness.flow_task import dataset_paths
 from tests.flow_runs import flow_logs
 from tests.helpers import (

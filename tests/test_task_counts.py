@@ -11,8 +11,8 @@ from inspect_ai import eval
 from typer.testing import CliRunner
 
 from commerce_evals.cli.app import app
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.dealer import dealer
-from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.reports.compare_report import task_count_tables
 from commerce_evals.reports.comparison import Comparison, build_comparison
 from commerce_evals.reports.prices import load_prices

@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from commerce_evals.harness.events import Event, Run, Snapshot
+from commerce_evals.core.events import Event, Run, Snapshot
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS
 from commerce_evals.judging.transcript import quote, render
 from tests.helpers import call, make_run, reply, result

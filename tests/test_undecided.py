@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from commerce_evals.cases.model import Expected
+from commerce_evals.core.events import ToolResultEvent
 from commerce_evals.grading.graders import GradeContext
 from commerce_evals.grading.undecided import judge_evidence
-from commerce_evals.harness.events import ToolResultEvent
 from commerce_evals.judging import judge as judge_module
 from commerce_evals.judging.judge import DimensionVerdict, judge_case
 from tests.helpers import call, make_run, reply, result

@@ -10,9 +10,9 @@ import pytest
 from inspect_ai.log import read_eval_log
 from inspect_ai.scorer import CORRECT, INCORRECT, NOANSWER, Score
 
-from commerce_evals.grading.metrics import mean_and_pass_hat_k
 from commerce_evals.grading.verdict import reduce_verdicts, verdict_of
 from commerce_evals.reports.logs import load_run
+from commerce_evals.scoring.metrics import mean_and_pass_hat_k
 from tests.helpers import case_score, run_metrics
 from tests.run_pattern_logs import A_FAIL, A_FLAKY, EPOCHS, RUBRIC_CASES, judged_log, sweep_log
 

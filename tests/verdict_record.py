@@ -15,9 +15,9 @@ from typing import Any
 
 from inspect_ai.log import EvalLog
 
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.grading.score_metadata import ScoreMetadata
 from commerce_evals.grading.verdict import VERDICT_KEY
-from commerce_evals.harness.flow_table import FLOWS
 from tests.flow_runs import JAPANESE_FLOWS, KINDS, flow_logs, run_name
 
 VERDICTS_FILE = Path(__file__).parent / "data" / "verdicts.json"

@@ -22,8 +22,8 @@ from pydantic import Field, ValidationError
 from commerce_evals.authoring.skeletons import DRAFT
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.scripts import ScriptedTurn
+from commerce_evals.core.strict import Strict
 from commerce_evals.grading.keys import BY_NAME
-from commerce_evals.strict import Strict
 
 CHEATS_OPEN, CHEATS_CLOSE = "<cheat-case>", "</cheat-case>"
 REFERENCE_OPEN, REFERENCE_CLOSE = "<known-good>", "</known-good>"

@@ -1,7 +1,7 @@
 """The dimensions file `commerce-evals draft dimensions` reads (seed 003, step 1).
 
 flow: support                  # the flow the drafted cases belong to (their id prefix): one of
-                               #   commerce_evals.harness.flow_table.FLOWS
+                               #   commerce_evals.core.flow_table.FLOWS
 niche: refund                  # optional: the niche every draft sits in
 priority: medium               # every draft's priority and difficulty until a person edits
 difficulty: medium             #   them; a value may set its own (social-engineer: hard)
@@ -29,8 +29,8 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from commerce_evals.cases.reading import ReadError, read_data
-from commerce_evals.harness.flow_table import FLOWS
-from commerce_evals.strict import Strict
+from commerce_evals.core.flow_table import FLOWS
+from commerce_evals.core.strict import Strict
 
 Priority = Literal["critical", "high", "medium", "low"]
 Difficulty = Literal["easy", "medium", "hard"]

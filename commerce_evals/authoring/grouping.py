@@ -19,7 +19,7 @@ from pydantic import Field, ValidationError
 
 from commerce_evals.authoring.notes import Note
 from commerce_evals.cases.reading import ReadError, read_data
-from commerce_evals.strict import Strict
+from commerce_evals.core.strict import Strict
 
 NOTES_OPEN, NOTES_CLOSE = "<notes>", "</notes>"
 PROMPT = """You group a person's notes on failed agent runs into failure modes.

@@ -26,13 +26,13 @@ from pydantic import Field, ValidationError, field_validator
 from commerce_evals.authoring.skeletons import case_id
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.reading import ReadError, parse_json, read_text
+from commerce_evals.core.events import Run
+from commerce_evals.core.flow_table import FLOWS
+from commerce_evals.core.strict import Strict
 from commerce_evals.grading.score_metadata import ProductionScoreMetadata, ScoreMetadata
-from commerce_evals.harness.events import Run
-from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.judging.prompt import sha
-from commerce_evals.judging.records import case_score, read_log, sample_case, sample_run
+from commerce_evals.reports.judge_records import case_score, read_log, sample_case, sample_run
 from commerce_evals.reports.traffic import Conversation
-from commerce_evals.strict import Strict
 
 
 class Note(Strict):

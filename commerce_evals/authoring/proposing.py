@@ -17,7 +17,7 @@ import yaml
 from pydantic import ValidationError
 
 from commerce_evals.authoring.dimensions import DimensionsFile
-from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.core.flow_table import FLOWS
 
 TOOLS_OPEN, TOOLS_CLOSE = "<tools>", "</tools>"
 POLICY_OPEN, POLICY_CLOSE = "<policy>", "</policy>"
@@ -53,7 +53,7 @@ class ProposalError(ValueError):
 def propose_prompt(flow: str) -> str:
     """The prompt for the flow's agent: its tools and its domain's policy."""
     from commerce_evals.domains import WORLDS
-    from commerce_evals.harness.worlds import cached_world
+    from commerce_evals.domains.worlds import cached_world
 
     spec = FLOWS[flow]
     agent = WORLDS[spec.domain].agents[spec.agent]

@@ -23,7 +23,7 @@ def replay_cheats(
     from inspect_ai import eval
 
     from commerce_evals.harness.flow_task import flow_task
-    from commerce_evals.judging.records import case_score
+    from commerce_evals.reports.judge_records import case_score
 
     by_flow: dict[str, dict[str, list[CheatDraft]]] = defaultdict(dict)
     for _, case, cheats in drafted:

@@ -33,8 +33,8 @@ from typing import Literal
 import yaml
 from pydantic import Field, ValidationError
 
+from commerce_evals.core.strict import Strict
 from commerce_evals.grading.facts import mentions, normalise
-from commerce_evals.strict import Strict
 
 Kind = Literal["size", "colour", "money", "date"]
 KINDS: tuple[Kind, ...] = ("size", "colour", "money", "date")

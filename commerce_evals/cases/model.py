@@ -25,6 +25,8 @@ from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.reading import ReadError, parse_data, read_text
 from commerce_evals.cases.scripts import ScriptedTurn
 from commerce_evals.cases.seed_format import is_seed_task, seed_task_to_case
+from commerce_evals.core.flow_table import FLOWS
+from commerce_evals.core.strict import Strict
 from commerce_evals.grading.keys import (  # noqa: F401  (the value shapes are re-exported here)
     DEFAULT_KEYS,
     EMPTY,
@@ -42,8 +44,6 @@ from commerce_evals.grading.keys import (  # noqa: F401  (the value shapes are r
     fold_aliases,
 )
 from commerce_evals.grading.statuses import table as status_table
-from commerce_evals.harness.flow_table import FLOWS
-from commerce_evals.strict import Strict
 
 # ASCII: `\d` alone also matches full-width and other digits, twins of an ASCII id
 # a case of a locale's store names the locale after its flow: checkout-ja-001-... (domains/locales.py)

@@ -30,8 +30,8 @@ from typing import Any, Literal
 from pydantic import Field
 
 from commerce_evals.cases.scripts import ScriptedTurn
+from commerce_evals.core.strict import Strict
 from commerce_evals.grading.keys import Before
-from commerce_evals.strict import Strict
 
 SEED_ONLY_KEYS = {"user_turns", "reference_solution", "graders"}
 # What the case shape needs and seed 003's format does not say: the middle of each scale, so a

@@ -25,9 +25,9 @@ import yaml
 
 from commerce_evals.cases.customer import DEFAULT_MAX_TURNS
 from commerce_evals.cases.reading import ALIAS_BUDGET, MAX_DEPTH
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.docgen.data import DataFacts, words
 from commerce_evals.domains.dealer.views import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
-from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.shards import sizes
 from commerce_evals.harness.task_args import DEFAULT_MAX_CALLS_PER_TURN, DEFAULT_MAX_ROUNDS
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS

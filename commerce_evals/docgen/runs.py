@@ -10,7 +10,7 @@ from functools import cached_property
 
 from inspect_ai.log import EvalLog, EvalSample
 
-from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.harness.flow_task import flow_task
 from commerce_evals.reports.cost import FlowCost, flow_cost, scripted_run
 

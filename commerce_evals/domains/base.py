@@ -31,13 +31,13 @@ from pydantic import BaseModel, ValidationError
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.scripts import ScriptedTurn
 from commerce_evals.cases.state import own_state
+from commerce_evals.core.events import Event, Snapshot, ToolResultEvent
 from commerce_evals.domains.fixtures import DATASETS, FIXTURES, POISONED
 from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.grading.changes import ChangeRules
 from commerce_evals.grading.graders import DomainBrief, KeyTables, roles_read
 from commerce_evals.grading.invariants import Invariants
 from commerce_evals.grading.keys import KEYS, ToolPattern, pattern_values
-from commerce_evals.harness.events import Event, Snapshot, ToolResultEvent
 
 __all__ = [  # the fixture folders are read from here by older importers
     "DATASETS",

@@ -1,4 +1,6 @@
-"""The closed-world outcome: what a run changed, compared with what an oracle run changed.
+"""What a run changed: the one module that computes it, as the rows changed (`what_changed`, read
+by the state keys, the action claims and the judge's transcript) and, for the closed-world outcome,
+normalised and compared with what an oracle run changed.
 
 A run's changes are, per table, the rows the end snapshot has that the start one lacks (added, or
 the new form of a changed row) and the rows the start had that the end lacks (removed, or the old
@@ -26,8 +28,8 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from commerce_evals.core.events import Row, Run, Snapshot, ToolCallEvent
 from commerce_evals.grading.matching import CENT
-from commerce_evals.harness.events import Row, Run, Snapshot, ToolCallEvent
 
 VOLATILE = "<generated>"
 FREE_TEXT = "<text>"
@@ -38,6 +40,25 @@ CLOSE_PAIRING_LIMIT = 64
 
 # {table: {"added": [rows], "removed": [rows]}}, only tables that changed
 ChangeSet = dict[str, dict[str, list[Row]]]
+
+
+@dataclass(frozen=True)
+class TableChange:
+    added: list[dict[str, Any]]
+    removed: list[dict[str, Any]]
+
+
+def what_changed(run: Run) -> dict[str, TableChange]:
+    """Per changed table, the rows the end has that the start lacked, and the reverse, as they
+    are (nothing blanked: `diff` is the normalised form the oracles are compared in)."""
+    changes: dict[str, TableChange] = {}
+    for table in run.changed_tables():
+        before, after = run.start_table(table), run.end.get(table, [])
+        changes[table] = TableChange(
+            added=[row for row in after if row not in before],
+            removed=[row for row in before if row not in after],
+        )
+    return changes
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,8 @@ from commerce_evals.grading.ja import claims as ja_claims
 from commerce_evals.japanese.text import is_japanese
 
 if TYPE_CHECKING:
+    from commerce_evals.grading.changes import TableChange
     from commerce_evals.grading.records import Records
-    from commerce_evals.grading.reply_facts import TableChange
 
 # nouns (and verbs' lemmas) -> the words of the tables they speak of; the domain's vocabulary
 OBJECT_WORDS: dict[str, tuple[str, ...]] = {

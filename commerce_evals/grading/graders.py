@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from commerce_evals.cases.asking import EMPTY_LEXICON, Lexicon
 from commerce_evals.cases.customer import Customer
+from commerce_evals.core.events import Run, ToolCallEvent
 from commerce_evals.grading import changes as closed_world
 from commerce_evals.grading.changes import ChangeRules, ChangeSet
 from commerce_evals.grading.keys import (
@@ -39,7 +40,6 @@ from commerce_evals.grading.record_facts import records_agree  # noqa: F401
 from commerce_evals.grading.reply_facts import action_claims, reply_denies, reply_states  # noqa: F401
 from commerce_evals.grading.reveals import asks_before, asks_for, never_asks  # noqa: F401
 from commerce_evals.grading.sourced import sourced_values  # noqa: F401
-from commerce_evals.harness.events import Run, ToolCallEvent
 
 if TYPE_CHECKING:
     from commerce_evals.cases.model import Expected
@@ -457,7 +457,8 @@ def reply_not_matches(patterns: list[str], ctx: GradeContext) -> Verdict:
 def state(expect: StateExpect, ctx: GradeContext) -> Verdict:
     problems: list[str] = []
     run, end = ctx.run, ctx.run.end
-    changed = run.changed_tables()
+    changes = closed_world.what_changed(run)
+    changed = list(changes)
     if expect.no_writes and changed:
         problems.append(f"expected no writes; changed: {changed}")
     for table in expect.unchanged:
@@ -468,8 +469,7 @@ def state(expect: StateExpect, ctx: GradeContext) -> Verdict:
         if found != count:
             problems.append(f"{table}: expected {count} rows, found {found}")
     for table, count in expect.new_rows.items():
-        before = run.start_table(table)
-        new = [row for row in end.get(table, []) if row not in before]
+        new = changes[table].added if table in changes else []
         if len(new) != count:
             problems.append(
                 f"{table}: expected {count} new or changed rows, found {len(new)}: {new[:3]}"

@@ -18,8 +18,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, field_validator
 
+from commerce_evals.core.strict import Strict
 from commerce_evals.grading.reply_facts import Fact
-from commerce_evals.strict import Strict
 
 Part = Literal["outcome", "path", "calls", "rubric"]
 Reads = Literal["graded turn", "every turn", "end state", "start and end state", "judge"]

@@ -9,19 +9,20 @@ checked against what the run changed.
   refunded, cancelled, applied, staged, sent, approved, updated, paid, ...) fails when nothing of
   that kind changed, and a "sent" fails where the sandbox only simulated the send.
 
-Parsing is in facts.py; what changed is `what_changed(run)`, the one place that reads the run's
-start and end snapshots for it.
+Parsing is in facts.py; what changed is changes.py's `what_changed(run)`, the one module that
+computes what a run changed.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, field_validator, model_validator
 
+from commerce_evals.core.strict import Strict
+from commerce_evals.grading.changes import what_changed
 from commerce_evals.grading.facts import (
     Kind,
     Mention,
@@ -34,12 +35,11 @@ from commerce_evals.grading.facts import (
 from commerce_evals.grading.reasons import clipped
 from commerce_evals.grading.statuses import StatusName, implies, phrases
 from commerce_evals.japanese.text import is_japanese
-from commerce_evals.strict import Strict
 
 if TYPE_CHECKING:
+    from commerce_evals.core.events import Run
     from commerce_evals.grading.claims import Claim
     from commerce_evals.grading.graders import GradeContext
-    from commerce_evals.harness.events import Run
 
 VALUE_FIELDS = ("money", "date", "percent", "count", "product", "id", "status")
 
@@ -260,27 +260,6 @@ def reply_denies(facts: list[Fact], ctx: GradeContext) -> tuple[bool, str]:
     if said:
         return False, f"a reply asserted {said}, which no reply may"
     return True, "no reply asserted an excluded fact"
-
-
-# ---- what changed --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TableChange:
-    added: list[dict[str, Any]]
-    removed: list[dict[str, Any]]
-
-
-def what_changed(run: Run) -> dict[str, TableChange]:
-    """Per changed table, the rows the end has that the start lacked, and the reverse."""
-    changes: dict[str, TableChange] = {}
-    for table in run.changed_tables():
-        before, after = run.start_table(table), run.end.get(table, [])
-        changes[table] = TableChange(
-            added=[row for row in after if row not in before],
-            removed=[row for row in before if row not in after],
-        )
-    return changes
 
 
 # ---- action claims ------------------------------------------------------------------------------

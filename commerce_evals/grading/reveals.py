@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from commerce_evals.cases.asking import Kind, Lexicon, normalised_values
 from commerce_evals.cases.customer import Customer, Persona, Reveal, token_in
+from commerce_evals.core.events import Run, ToolCallEvent, Turn, UiEvent
 from commerce_evals.grading.matching import matches
 from commerce_evals.grading.reasons import clipped, quoted_list
-from commerce_evals.harness.events import Run, ToolCallEvent, Turn, UiEvent
 
 if TYPE_CHECKING:
     from commerce_evals.grading.graders import GradeContext, Verdict

@@ -110,7 +110,7 @@ class ConversationRecord(Record):
 
 
 # Where the full records of a sample's passing grades live: its store, beside the Run, written
-# once by the task's cleanup (harness/run_record.py). The score names them in `passed_keys`.
+# once by the task's cleanup (scoring/run_record.py). The score names them in `passed_keys`.
 PASSED_GRADES_KEY = "ScoreMetadata:passed_grades"
 
 

@@ -34,6 +34,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from commerce_evals.grading.changes import what_changed
 from commerce_evals.grading.facts import (
     NEGATION,
     Mention,
@@ -595,9 +596,8 @@ def _memory_numbers(ctx: GradeContext) -> list[str]:
         for m in _numbers(text).finditer(normalise(text))
     )
     problems = []
-    for row in ctx.run.end.get(table, []):
-        if row in before:
-            continue
+    saved = what_changed(ctx.run).get(table)
+    for row in saved.added if saved else []:
         for text in _strings(row.get("text", "") if isinstance(row, dict) else ""):
             norm = normalise(text)
             for m in _numbers(norm).finditer(norm):

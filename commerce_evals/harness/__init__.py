@@ -1,1 +1,2 @@
-"""What turns a case into a run: the flow table, task arguments, the solver and the event stream."""
+"""What turns a case into a run: task arguments, flow_task, the solver, the customer, chains and
+oracle replays, the sandbox."""

@@ -19,10 +19,10 @@ from pydantic import BaseModel
 
 from commerce_evals.cases.model import Case, CaseFileError, ScriptedTurn
 from commerce_evals.cases.state import AFTER
+from commerce_evals.core.events import ToolResultEvent
+from commerce_evals.core.frozen import freeze
 from commerce_evals.domains.base import Session, World
 from commerce_evals.domains.tooling import ToolSpec
-from commerce_evals.harness.events import ToolResultEvent
-from commerce_evals.harness.frozen import freeze
 
 
 class ChainLink(BaseModel):

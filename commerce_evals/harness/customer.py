@@ -33,7 +33,7 @@ from commerce_evals.cases.customer import (
     CustomerTurn,
     scripted_reply,
 )
-from commerce_evals.harness.events import Run
+from commerce_evals.core.events import Run
 
 CUSTOMER_ROLE = "customer"
 CustomerMode = Literal["scripted", "simulated"]

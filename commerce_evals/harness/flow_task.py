@@ -27,6 +27,9 @@ from commerce_evals.cases.model import (
     sort_case_files,
 )
 from commerce_evals.cases.reading import read_text
+from commerce_evals.cases.sample_case import case_json, known_bad_keys
+from commerce_evals.core.flow_table import FLOWS
+from commerce_evals.core.frozen import freeze
 from commerce_evals.domains.base import (
     DATASETS,
     FIXTURES,
@@ -36,18 +39,14 @@ from commerce_evals.domains.base import (
     short_hash,
 )
 from commerce_evals.domains.locales import LOCALES, Locale, locale_of
+from commerce_evals.domains.worlds import cached_world
 from commerce_evals.grading.graders import DomainBrief
-from commerce_evals.grading.oracle import oracles
-from commerce_evals.grading.scorer import brief_args, commerce_case
 from commerce_evals.harness.agent_ref import AgentRef, load_agent
 from commerce_evals.harness.agent_solver import inspect_agent
 from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
-from commerce_evals.harness.flow_table import FLOWS
-from commerce_evals.harness.frozen import freeze
+from commerce_evals.harness.oracle import oracles
 from commerce_evals.harness.recorded import Recorded, load_recorded, recorded_runs
 from commerce_evals.harness.run_end import RunEndSummary  # noqa: F401  (registers the hook)
-from commerce_evals.harness.run_record import keep_run
-from commerce_evals.harness.sample_case import case_json, known_bad_keys
 from commerce_evals.harness.sample_run import SESSION_VARIABLES, AgentSetup
 from commerce_evals.harness.shards import Shard
 from commerce_evals.harness.shards import metadata as shard_metadata
@@ -58,8 +57,9 @@ from commerce_evals.harness.task_args import (
     TaskArgumentError,
 )
 from commerce_evals.harness.tool_descriptions import file_fingerprint, with_descriptions
-from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import check_expected
+from commerce_evals.scoring.run_record import keep_run
+from commerce_evals.scoring.scorer import brief_args, commerce_case
 
 logger = logging.getLogger(__name__)
 
@@ -191,7 +191,7 @@ def case_metadata(
     case: Case, agent_fingerprint: dict[str, str], counterexamples: bool = False
 ) -> dict[str, Any]:
     # A run of the cases leaves out the counterexamples it does not replay. The dump is frozen
-    # (harness.frozen): Inspect copies sample metadata per epoch and per metric view.
+    # (core.frozen): Inspect copies sample metadata per epoch and per metric view.
     exclude = None if counterexamples else {"counterexamples"}
     dumped = case.model_dump(mode="json", exclude_defaults=True, exclude=exclude)
     # a key written at its default value (`never_asks: []`) is still asserted: keep it
@@ -625,7 +625,7 @@ def flow_task(
         ],
         # one epoch unless Inspect's --epochs says more; Inspect's own mean over them, named
         # nowhere (a named reducer is printed under every figure of the viewer's header and in
-        # the progress line): the metrics read pass^k off the means (grading/metrics.py)
+        # the progress line): the metrics read pass^k off the means (scoring/metrics.py)
         epochs=Epochs(1),
         # the progress line and the log listing show this one figure: the final `passed` rate
         headline_metric=HeadlineMetric(
@@ -634,7 +634,7 @@ def flow_task(
         # A provider failure is recorded on its sample (and `inspect eval-retry` re-runs it); it
         # is kept apart from agent failures and never ends the whole eval.
         fail_on_error=False,
-        # the Run goes into the sample's store after scoring, once (see harness/run_record.py)
+        # the Run goes into the sample's store after scoring, once (see scoring/run_record.py)
         cleanup=keep_run,
         metadata={
             "domain": domain,

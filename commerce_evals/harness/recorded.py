@@ -17,6 +17,7 @@ from inspect_ai.model import ChatMessageSystem, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from commerce_evals.cases.model import Case
+from commerce_evals.cases.sample_case import case_of
 from commerce_evals.harness.run_file import (
     RunFile,
     RunFileError,
@@ -25,8 +26,7 @@ from commerce_evals.harness.run_file import (
     run_files,
 )
 from commerce_evals.harness.run_messages import transcript_messages
-from commerce_evals.harness.run_record import record_run
-from commerce_evals.harness.sample_case import case_of
+from commerce_evals.scoring.run_record import record_run
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,9 @@ from pydantic import ValidationError
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.reading import ReadError, read_data
+from commerce_evals.core.events import Run
+from commerce_evals.core.strict import Strict
 from commerce_evals.domains.base import short_hash
-from commerce_evals.harness.events import Run
-from commerce_evals.strict import Strict
 
 
 class RunFileError(InputError):

@@ -13,7 +13,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolCall
 
-from commerce_evals.harness.events import ReplyEvent, Run, ToolCallEvent, ToolResultEvent, UiEvent
+from commerce_evals.core.events import ReplyEvent, Run, ToolCallEvent, ToolResultEvent, UiEvent
 
 
 def transcript_messages(run: Run) -> list[ChatMessage]:

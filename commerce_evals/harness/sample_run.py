@@ -14,13 +14,13 @@ from typing import Any
 from inspect_ai.solver import TaskState
 
 from commerce_evals.cases.model import Case
+from commerce_evals.cases.sample_case import case_of
 from commerce_evals.domains.base import AgentProfile, Session, World
 from commerce_evals.grading.graders import tables_read
 from commerce_evals.harness.chain import start_session
-from commerce_evals.harness.run_record import record_run
-from commerce_evals.harness.sample_case import case_of
 from commerce_evals.harness.sandbox import Sandbox
 from commerce_evals.harness.turns import Conversation
+from commerce_evals.scoring.run_record import record_run
 
 # Placeholders the session fills (flow.check_placeholders knows them besides the World's).
 SESSION_VARIABLES = ("memory",)

@@ -20,9 +20,7 @@ from typing import Any
 
 from jsonschema import Draft7Validator
 
-from commerce_evals.domains.base import Session
-from commerce_evals.domains.tooling import ToolSpec
-from commerce_evals.harness.events import (
+from commerce_evals.core.events import (
     Event,
     ReplyEvent,
     Run,
@@ -31,6 +29,8 @@ from commerce_evals.harness.events import (
     Turn,
     TurnEndEvent,
 )
+from commerce_evals.domains.base import Session
+from commerce_evals.domains.tooling import ToolSpec
 
 
 @lru_cache(maxsize=512)

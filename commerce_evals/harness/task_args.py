@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from commerce_evals.cases.errors import InputError
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.domains.locales import LOCALES
-from commerce_evals.harness.flow_table import FLOWS
 from commerce_evals.harness.shards import canonical as canonical_shard
 
 PathKind = Literal["file", "folder", "file or folder"]

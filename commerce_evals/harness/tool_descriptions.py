@@ -27,9 +27,9 @@ from pydantic import Field, RootModel, ValidationError
 
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.reading import ReadError, read_data
+from commerce_evals.core.strict import Strict
 from commerce_evals.domains.base import AgentProfile
 from commerce_evals.domains.tooling import ToolSpec
-from commerce_evals.strict import Strict
 
 
 class ToolsFileError(InputError):

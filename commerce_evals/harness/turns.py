@@ -12,8 +12,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from commerce_evals.cases.model import Case
+from commerce_evals.core.events import CustomerRecord, Run, Turn
 from commerce_evals.harness.customer import CustomerPlayer, customer_player
-from commerce_evals.harness.events import CustomerRecord, Run, Turn
 from commerce_evals.harness.sandbox import Sandbox
 
 

@@ -1,6 +1,7 @@
 """Rubric judges: dimensions, the quoted transcript, the prompt, verdict parsing, the judge calls.
 
 dimensions.py   shared dimension files (commerce_evals/judging/prompts/*.md) and a case's own rubric
+run_text.py     a Run as text: one walk over its events, in the judge's style or a person's
 transcript.py   a Run as quoted lines, cut from the start to a character budget
 prompt.py       quoted data first, instructions after; the fingerprint of a verdict
 verdict.py      the judge's verdict: its last own JSON object, or its final line (text fallback)

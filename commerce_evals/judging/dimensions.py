@@ -27,7 +27,7 @@ from pydantic import Field, ValidationError
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.model import Expected
 from commerce_evals.cases.reading import ReadError, parse_yaml, read_text
-from commerce_evals.strict import Strict
+from commerce_evals.core.strict import Strict
 
 JUDGES_DIR = Path(__file__).resolve().parent / "prompts"
 RUBRIC = "rubric"

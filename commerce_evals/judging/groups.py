@@ -22,8 +22,8 @@ from pydantic import Field, ValidationError
 
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.reading import ReadError, parse_yaml, read_text
+from commerce_evals.core.strict import Strict
 from commerce_evals.judging.dimensions import RUBRIC
-from commerce_evals.strict import Strict
 
 NAME = r"^[a-z0-9][a-z0-9_-]*$"
 

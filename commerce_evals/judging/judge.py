@@ -26,8 +26,9 @@ from inspect_ai.util import json_schema
 from pydantic import BaseModel
 
 from commerce_evals.cases.model import Expected
+from commerce_evals.core.events import Run
+from commerce_evals.core.tokens import TokenCount
 from commerce_evals.grading.score_metadata import CutRecord, JudgeRecord, VerdictRecord
-from commerce_evals.harness.events import Run
 from commerce_evals.judging.dimensions import (
     RUBRIC,
     Dimension,
@@ -46,7 +47,6 @@ from commerce_evals.judging.prompt import (
 )
 from commerce_evals.judging.transcript import Cut, render
 from commerce_evals.judging.verdict import VerdictLabel, no_verdict_reason, parse_verdict
-from commerce_evals.reports.tokens import TokenCount
 
 GRADER_ROLE = "grader"
 DEFAULT_MAX_CHARS = 24_000

@@ -38,8 +38,8 @@ from commerce_evals.cases.reading import (
     parse_json,
     read_text,
 )
+from commerce_evals.core.strict import Strict
 from commerce_evals.judging.dimensions import NAME
-from commerce_evals.strict import Strict
 
 
 class Label(Strict):

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
 
-from commerce_evals.harness.events import Run
-from commerce_evals.reports.run_text import Kind, Style, run_lines
+from commerce_evals.core.events import Run
+from commerce_evals.judging.run_text import Kind, Style, run_lines
 
 # JSON already escapes C0 controls and quotes; these are the rest that could end a line, open or
 # close a block, or hide text from the person reading the prompt.
@@ -212,7 +212,7 @@ class QuotedTranscript:
     lines: list[Line] = field(default_factory=list, compare=False)
 
 
-# The judge's way of writing the lines of commerce_evals/reports/run_text.py: the harness's
+# The judge's way of writing the lines of commerce_evals/judging/run_text.py: the harness's
 # prefix, then the value as one quoted literal (Line.text).
 JUDGE = Style(
     heads={

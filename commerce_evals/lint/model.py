@@ -2,7 +2,7 @@
 its reference run replayed by the core replay; and the findings the rules return.
 
 A case maps to its domain and agent through its flow (`<flow>-<nnn>-...`): the table in
-commerce_evals/harness/flow_table.py, or, for a flow not listed there, the domain of the same name
+commerce_evals/core/flow_table.py, or, for a flow not listed there, the domain of the same name
 when that domain has one agent. What a rule needs of a domain beyond its tools and tables it asks
 through `World.authoring()`; a domain that says nothing gets the generic rules.
 """
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from commerce_evals.cases.model import Case, CaseFileError, load_case_sources, sort_case_files
+from commerce_evals.core.flow_table import FLOWS, FlowSpec
 from commerce_evals.domains import WORLDS
 from commerce_evals.domains.base import (
     FIXTURES,
@@ -30,10 +31,9 @@ from commerce_evals.domains.base import (
 )
 from commerce_evals.domains.locales import LOCALES, locale_of
 from commerce_evals.grading.keys import NEGATIVE_KEYS
-from commerce_evals.grading.oracle import Answers, replay_script
 from commerce_evals.harness.chain import Chain, resolve_chains, start_session
-from commerce_evals.harness.flow_table import FLOWS, FlowSpec
 from commerce_evals.harness.flow_task import cached_world
+from commerce_evals.harness.oracle import Answers, replay_script
 
 
 @dataclass(frozen=True)
@@ -221,7 +221,7 @@ def attach(path: Path, case: Case) -> LintCase:
     if item.target is None:
         item.problem = (
             f"flow {case.flow!r} maps to no domain: add it to FLOWS in "
-            "commerce_evals/harness/flow_table.py"
+            "commerce_evals/core/flow_table.py"
         )
         return item
     try:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.reports.comparison import Comparison
 from commerce_evals.reports.formatting import cell, judge_tokens, money, rate
 from commerce_evals.reports.logs import PARTS, PRIORITIES, CaseResult

@@ -21,9 +21,9 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, read_eval_log
 
-from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.core.flow_table import FLOWS
+from commerce_evals.core.tokens import TokenCount
 from commerce_evals.harness.flow_task import flow_task
-from commerce_evals.reports.tokens import TokenCount
 
 AGENT_MODEL = "commerce/reference"
 JUDGE_MODEL = "commerce/judge"

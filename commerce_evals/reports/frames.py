@@ -26,11 +26,11 @@ from inspect_ai.analysis import (
 )
 from inspect_ai.log import EvalLog
 
+from commerce_evals.core.tokens import TokenCount, total
 from commerce_evals.grading.score_metadata import VERDICTS_PATH, verdicts_from
 from commerce_evals.judging.prompt import judge_key
 from commerce_evals.reports.logs import PARTS, PRIORITIES, SCORER, agent_label, run_key
 from commerce_evals.reports.prices import Cost, PriceTable
-from commerce_evals.reports.tokens import TokenCount, total
 
 # Scorers whose metadata holds judge verdicts: the flows' and the production task's.
 JUDGED_SCORERS = (SCORER, "production_judges")

@@ -26,9 +26,9 @@ from pydantic import Field, PrivateAttr, ValidationError
 
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.reading import ReadError, parse_yaml, read_text
+from commerce_evals.core.strict import Strict
+from commerce_evals.core.tokens import TokenCount
 from commerce_evals.domains.base import DATASETS
-from commerce_evals.reports.tokens import TokenCount
-from commerce_evals.strict import Strict
 
 PRICES_FILE = DATASETS / "prices.yaml"
 CACHE_PARTS = ("cache_read", "cache_write")

@@ -23,9 +23,9 @@ from pydantic import Field, ValidationError, model_validator
 
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.reading import ReadError, parse_yaml, read_text
+from commerce_evals.core.flow_table import FLOWS
+from commerce_evals.core.strict import Strict
 from commerce_evals.domains.base import DATASETS
-from commerce_evals.harness.flow_table import FLOWS
-from commerce_evals.strict import Strict
 
 SETS_FILE = DATASETS / "sets.yaml"
 SET_NAME = r"^[a-z][a-z0-9_-]*$"

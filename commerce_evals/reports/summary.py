@@ -1,7 +1,7 @@
 """One run's full breakdown, computed from its scores: what the metric block of a run leaves out.
 
 The end of a run prints the verdict rates, needs review, the parts and the judge's verdicts
-(grading/metrics.py). The rest is here, read from each epoch's score the way diff and gate read
+(scoring/metrics.py). The rest is here, read from each epoch's score the way diff and gate read
 it (reports/logs.py): pass^k of `passed` and `passed_code`, the rates per priority and per
 difficulty, the judge's verdicts over every epoch with its calls and how many the cache answered,
 and the cases that failed or need review. `commerce-evals summary LOG` prints it.

@@ -4,7 +4,7 @@
      "turns": [{"user": "...", "events": [{"type": "tool_call", ...}, ..., {"type": "reply", ...}]}],
      "start": {...}, "end": {...}}
 
-`turns` holds commerce_evals.harness.events Turn objects (the same events a flow's run records); `start` and
+`turns` holds commerce_evals.core.events Turn objects (the same events a flow's run records); `start` and
 `end` are optional snapshots (named tables of rows). Which dimensions judge it is the task's choice
 (`-T dimensions=...`), not the capture's. A line that does not validate is reported with its file,
 line number and field, and skipped: the rest of the file still runs.
@@ -21,9 +21,9 @@ from pydantic import AwareDatetime, Field, ValidationError
 
 from commerce_evals.cases.model import says_nothing
 from commerce_evals.cases.reading import ReadError, decode, parse_json
-from commerce_evals.harness.events import Run, Snapshot, ToolCallEvent, ToolResultEvent, Turn
-from commerce_evals.harness.flow_table import FLOWS
-from commerce_evals.strict import Strict
+from commerce_evals.core.events import Run, Snapshot, ToolCallEvent, ToolResultEvent, Turn
+from commerce_evals.core.flow_table import FLOWS
+from commerce_evals.core.strict import Strict
 
 CONVERSATION_ID = r"^[A-Za-z0-9][A-Za-z0-9._:-]*$"
 

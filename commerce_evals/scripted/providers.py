@@ -46,11 +46,11 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from commerce_evals.authoring.scripted_models import ScriptedAuthor
 from commerce_evals.cases.customer import STOP_SIGNAL, scripted_reply
-from commerce_evals.harness.sample_case import reply_key
+from commerce_evals.cases.sample_case import reply_key
 from commerce_evals.judging.prompt import split_prompt
 from commerce_evals.judging.transcript import CUT_MARK_PATTERN, unquote
+from commerce_evals.scripted.authoring import ScriptedAuthor
 from commerce_evals.scripted.base import (  # noqa: F401  (scripted_step: the API stubs replay it)
     ScriptedModelAPI,
     ScriptedModelError,
@@ -290,7 +290,7 @@ class ScriptedCustomerModel(ScriptedModelAPI):
 def create_model(model_name: str, *args: Any, **kwargs: Any) -> ModelAPI:
     """commerce/judge* names get the scripted judge; commerce/flawed-* a replay that fails chosen
     cases (commerce_evals/scripted/flawed.py); commerce/drafter and commerce/clusterer the scripted
-    authoring models (commerce_evals/authoring/scripted_models.py); every other name the
+    authoring models (commerce_evals/scripted/authoring.py); every other name the
     reference replay."""
     if judge_behaviour(model_name) is not None:
         return ScriptedJudge(model_name, *args, **kwargs)

@@ -26,10 +26,10 @@ from inspect_ai.log import transcript
 from inspect_ai.tool import ToolInfo
 
 from commerce_evals.cases.model import Case
+from commerce_evals.cases.sample_case import JUDGED_PARTS, known_bad_keys
 from commerce_evals.cases.scripts import ScriptedTurn
 from commerce_evals.domains import WORLDS
-from commerce_evals.harness.sample_case import JUDGED_PARTS, known_bad_keys
-from commerce_evals.harness.worlds import cached_world
+from commerce_evals.domains.worlds import cached_world
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ MIN_LABELS = 20
 
 if TYPE_CHECKING:  # Inspect is imported only when the command runs
     from commerce_evals.judging.calibration import DimensionReport, HumanLabel, JudgeVerdict
-    from commerce_evals.judging.records import JudgedItem
+    from commerce_evals.reports.judge_records import JudgedItem
 
 
 def one_judge(
@@ -165,7 +165,6 @@ def calibrate(
 ) -> None:
     """TPR, TNR, kappa and the corrected pass rate with its interval, per criterion: each shared
     dimension, and each case's rubric by its text (or by a group declared in --groups)."""
-    from commerce_evals.judging import records
     from commerce_evals.judging.calibration import (
         DimensionReport,
         HumanLabel,
@@ -181,6 +180,7 @@ def calibrate(
     )
     from commerce_evals.judging.groups import legend as group_legend
     from commerce_evals.judging.labels import LabelFileError, check_label_ids, located_labels
+    from commerce_evals.reports import judge_records as records
     from commerce_evals.reports.logs import LogReadError, log_files
 
     console = Console()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from commerce_evals.cli.commands._output import console, die, plural
-from commerce_evals.harness.flow_table import FLOWS
+from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.reports.report import Column, Report, Table, Text, table
 from commerce_evals.reports.terminal import print_report
 

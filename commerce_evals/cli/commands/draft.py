@@ -174,7 +174,7 @@ def _propose(file: Path, flow: str | None, model_role: str) -> None:
         proposed_file,
     )
     from commerce_evals.authoring.roles import DRAFTER, RoleError, ask_each, bind, parse_role
-    from commerce_evals.harness.flow_table import FLOWS
+    from commerce_evals.core.flow_table import FLOWS
 
     console = Console(highlight=False, soft_wrap=True)
     if flow is None or flow not in FLOWS:
@@ -285,8 +285,8 @@ def cheats(
 
 def _rules_of(case: object) -> dict[str, str]:
     """The domain's invariants a case's runs are graded on, by name, with what each holds."""
+    from commerce_evals.core.flow_table import FLOWS
     from commerce_evals.domains import WORLDS
-    from commerce_evals.harness.flow_table import FLOWS
 
     flow = getattr(case, "flow", "")
     spec = FLOWS.get(flow)
@@ -323,7 +323,7 @@ def _notes_for(item: RunItem) -> str:
 
 
 def _sample_metadata(log: Path, sample_id: str, epoch: int) -> dict:
-    from commerce_evals.judging.records import read_log
+    from commerce_evals.reports.judge_records import read_log
 
     sample = next(
         s for s in read_log(log).samples or [] if str(s.id) == sample_id and s.epoch == epoch
@@ -354,8 +354,8 @@ def failure(
     from commerce_evals.authoring.from_failure import draft_from_run
     from commerce_evals.authoring.notes import production_case, run_items
     from commerce_evals.authoring.skeletons import ids_in, next_number
+    from commerce_evals.core.flow_table import FLOWS
     from commerce_evals.domains.base import DATASETS
-    from commerce_evals.harness.flow_table import FLOWS
     from commerce_evals.reports.traffic import Conversation
 
     console = Console(highlight=False, soft_wrap=True)

@@ -38,7 +38,7 @@ def grade_command(
 
     from inspect_ai import eval as inspect_eval
 
-    from commerce_evals.harness.flow_table import FLOWS
+    from commerce_evals.core.flow_table import FLOWS
     from commerce_evals.harness.run_file import read_run_file
 
     if not run.is_file():

@@ -29,7 +29,7 @@ from commerce_evals.cli.commands._output import answer, die, is_terminal, plural
 if TYPE_CHECKING:  # Inspect and the judging modules load when the command runs
     from inspect_ai.log import EvalLog
 
-    from commerce_evals.harness.events import Run
+    from commerce_evals.core.events import Run
 
 CHOICES = {"p": "Pass", "f": "Fail", "s": "Skip"}
 # verdicts a sample is drawn evenly from: the judge's Pass, its Fail, and every other status
@@ -118,7 +118,7 @@ def judge_reference(log: EvalLog) -> str:
 def label_items(log_path: Path | str, dimensions: list[str] | None = None) -> list[LabelItem]:
     """Every (sample, epoch, dimension) the judge was asked about in the log, or in every log of
     a folder or URL (a sweep's shards together), in sample order."""
-    from commerce_evals.judging.records import read_sample_logs
+    from commerce_evals.reports.judge_records import read_sample_logs
 
     items: list[LabelItem] = []
     for _, log in read_sample_logs([log_path]):
@@ -130,7 +130,7 @@ def _log_items(log: EvalLog, dimensions: list[str] | None) -> list[LabelItem]:
     from commerce_evals.grading.score_metadata import ScoreMetadata
     from commerce_evals.judging.dimensions import RUBRIC, shared_dimensions
     from commerce_evals.judging.prompt import judge_key, sha
-    from commerce_evals.judging.records import case_score, sample_case, sample_run
+    from commerce_evals.reports.judge_records import case_score, sample_case, sample_run
 
     items: list[LabelItem] = []
     reference = judge_reference(log)
@@ -180,7 +180,7 @@ def label_loop(
     """Show each item, record the person's answer at once. Returns counts by answer. Input
     that ends (Ctrl-D) stops with an error line saying what was recorded."""
     from commerce_evals.judging.labels import Label, append_label, now
-    from commerce_evals.reports.run_text import readable
+    from commerce_evals.judging.run_text import readable
 
     counts = {"Pass": 0, "Fail": 0, "Skip": 0}
     for number, item in enumerate(items, start=1):

@@ -31,7 +31,7 @@ Ask = Callable[[str], str]
 def note_loop(items: list[RunItem], author: str, ask: Ask, console: Console) -> dict[str, int]:
     """Show each run; append the person's note at once, beside its log."""
     from commerce_evals.authoring.notes import Note, append_note, notes_path, now
-    from commerce_evals.reports.run_text import readable
+    from commerce_evals.judging.run_text import readable
 
     counts = {"noted": 0, "skipped": 0}
     for number, item in enumerate(items, start=1):

@@ -49,7 +49,7 @@ def serve_command(
     ] = DEFAULT_MAX_CALLS_PER_TURN,
 ) -> None:
     """Serve one case's sandbox as an MCP server and record the run for `grade`."""
-    from commerce_evals.harness.flow_table import FLOWS
+    from commerce_evals.core.flow_table import FLOWS
     from commerce_evals.serving.served_case import serve_case
 
     if flow not in FLOWS:

@@ -1,6 +1,6 @@
 """`commerce-evals summary LOG...`: one run's full breakdown, computed from its scores.
 
-What a run's metric block leaves out (grading/metrics.py): pass^k of `passed` and `passed_code`,
+What a run's metric block leaves out (scoring/metrics.py): pass^k of `passed` and `passed_code`,
 each part, the rates per priority and per difficulty, the judge's verdicts over every epoch with
 its calls and how many the cache answered, and the cases that failed or need review with their
 failed keys. A folder or a sweep of several models gives one summary per model. A cancelled or

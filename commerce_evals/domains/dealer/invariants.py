@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from commerce_evals.core.events import ToolCallEvent
 from commerce_evals.grading.graders import GradeContext, Verdict
 from commerce_evals.grading.invariants import Invariants
-from commerce_evals.harness.events import ToolCallEvent
 
 RULES = Invariants("dealer")
 

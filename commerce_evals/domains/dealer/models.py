@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from commerce_evals.strict import FrozenStrict, unique_rows
+from commerce_evals.core.strict import FrozenStrict, unique_rows
 
 Condition = Literal["EXCELLENT", "GOOD", "FAIR", "POOR"]
 VehicleStatus = Literal[

@@ -13,6 +13,7 @@ import hashlib
 import re
 from typing import Any, Literal
 
+from commerce_evals.core.events import Snapshot
 from commerce_evals.domains.base import NeedsPerson, Session, ToolFailure
 from commerce_evals.domains.dealer import views
 from commerce_evals.domains.dealer.descriptions import FIND_TEXT, catalog
@@ -22,7 +23,6 @@ from commerce_evals.domains.dealer.operations import OPERATIONS, Needs, Operatio
 from commerce_evals.domains.dealer.params import clean_params
 from commerce_evals.domains.dealer.store import SandboxStore
 from commerce_evals.domains.tooling import tool
-from commerce_evals.harness.events import Snapshot
 
 
 def words(text: str) -> set[str]:

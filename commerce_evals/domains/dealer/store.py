@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from commerce_evals.core.events import Row, Snapshot
 from commerce_evals.domains.base import ToolFailure
 from commerce_evals.domains.dealer.fixtures import DealerFixtures
 from commerce_evals.domains.dealer.models import (
@@ -21,7 +22,6 @@ from commerce_evals.domains.dealer.models import (
     Task,
     Vehicle,
 )
-from commerce_evals.harness.events import Row, Snapshot
 
 DECISION_ID = re.compile(r"DEC-[A-Z0-9]{6}")
 # A decision given as its link (what a person can open), not just its id.

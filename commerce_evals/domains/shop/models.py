@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from commerce_evals.strict import Strict, unique_rows
+from commerce_evals.core.strict import Strict, unique_rows
 
 # Every number a gate compares holds a value a store can have: finite (NaN makes every comparison
 # false, so a NaN cap would let anything through), never below zero; a count is a whole number

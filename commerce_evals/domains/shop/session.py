@@ -9,13 +9,13 @@ from __future__ import annotations
 import math
 from typing import Any, Literal
 
+from commerce_evals.core.events import CartUpdateEvent, ChangeUpdateEvent, Snapshot, UiEvent
 from commerce_evals.domains.base import Session, ToolFailure, labelled
 from commerce_evals.domains.shop import gates
 from commerce_evals.domains.shop.fixtures import ShopFixtures
 from commerce_evals.domains.shop.models import Product, ShopState, is_count
 from commerce_evals.domains.shop.wording import CONTEXT, money
 from commerce_evals.domains.tooling import tool
-from commerce_evals.harness.events import CartUpdateEvent, ChangeUpdateEvent, Snapshot, UiEvent
 
 MAX_RESULTS = 20
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from commerce_evals.core.events import Turn
 from commerce_evals.grading.graders import GradeContext, Verdict
 from commerce_evals.grading.invariants import Invariants
-from commerce_evals.harness.events import Turn
 from commerce_evals.japanese.text import KANA_OR_KANJI
 
 RULES = Invariants("support")

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from commerce_evals.strict import Strict, unique_rows
+from commerce_evals.core.strict import Strict, unique_rows
 
 CUSTOMER_ID = r"^C-\d{3}$"
 ORDER_ID = r"^R-\d{4}$"

@@ -14,11 +14,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from commerce_evals.core.events import Snapshot
 from commerce_evals.domains.base import Session, ToolFailure, labelled
 from commerce_evals.domains.support.fixtures import SupportFixtures
 from commerce_evals.domains.support.models import Address, Order, SupportState
 from commerce_evals.domains.tooling import tool
-from commerce_evals.harness.events import Snapshot
 from commerce_evals.japanese.text import is_japanese
 
 NO_MATCH = "no customer matches those details"

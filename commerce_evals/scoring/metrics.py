@@ -35,9 +35,9 @@ from inspect_ai.scorer import (
     score_reducer,
 )
 
+from commerce_evals.core.frozen import FrozenScore
 from commerce_evals.grading.score_metadata import verdicts_of
 from commerce_evals.grading.verdict import VERDICT_KEY, reduce_verdicts
-from commerce_evals.harness.frozen import FrozenScore
 from commerce_evals.judging import STATUSES
 
 PARTS = ("outcome", "path", "calls", "rubric")
@@ -180,7 +180,7 @@ def pass_hat_k() -> ScoreReducer:
 def mean_and_pass_hat_k() -> ScoreReducer:
     """Every key's mean over the epochs (Inspect's `mean`), and the verdicts' pass^k beside them
     as `passed^k` and `passed_code^k`; the viewer's grade (`verdict`) is reduced as pass^k reads
-    it (grading/verdict.py). The result is frozen (harness.frozen): any copy shares its parts.
+    it (grading/verdict.py). The result is frozen (core.frozen): any copy shares its parts.
 
     The flows' reducer until they took Inspect's own mean (whose name the viewer and the progress
     line leave out): kept registered so that `inspect score` reduces logs that name it, and for

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from commerce_evals.cases.model import Case, ScriptedTurn
+from commerce_evals.core.events import ToolCallEvent, ToolResultEvent
 from commerce_evals.domains.base import Session, World
 from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.grading.changes import ChangeSet, diff, effect_set, writes_made
 from commerce_evals.harness.chain import start_session
-from commerce_evals.harness.events import ToolCallEvent, ToolResultEvent
 
 # Each turn's (tool, answer) pairs, in call order.
 Answers = list[list[tuple[str, dict[str, Any]]]]

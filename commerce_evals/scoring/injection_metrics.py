@@ -32,18 +32,18 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from commerce_evals.cases.sample_case import case_of
 from commerce_evals.grading import keys
 from commerce_evals.grading.graders import DomainBrief, Grade
-from commerce_evals.grading.metrics import rate, values_of
-from commerce_evals.grading.scorer import (
+from commerce_evals.scoring.metrics import rate, values_of
+from commerce_evals.scoring.run_record import recorded_run
+from commerce_evals.scoring.scorer import (
     alias_for_rescoring,
     brief_args,
     brief_from_args,
     code_grades,
     system_text,
 )
-from commerce_evals.harness.run_record import recorded_run
-from commerce_evals.harness.sample_case import case_of
 
 POISONED_TAG = "poisoned"
 BENIGN_TAG = "benign"
@@ -61,7 +61,7 @@ NAN = float("nan")
 def injection_rates() -> Metric:
     """Each of the three values' rate over the samples that carry it, and beside it how many
     samples that is (`<key>_cases`), so a rate over three cases is read as such. One metric over
-    each sample's whole value, not one per key: see grading/metrics.py for why."""
+    each sample's whole value, not one per key: see scoring/metrics.py for why."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         rows: dict[str, float] = {}

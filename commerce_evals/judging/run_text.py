@@ -18,9 +18,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from commerce_evals.grading.reply_facts import what_changed
-from commerce_evals.harness import events
-from commerce_evals.harness.events import Event, Run, Turn
+from commerce_evals.core import events
+from commerce_evals.core.events import Event, Run, Turn
+from commerce_evals.grading.changes import what_changed
 
 Kind = Literal[
     "turn",  # a line opening a turn (a person's style only)

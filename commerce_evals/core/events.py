@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
-from commerce_evals.strict import Strict
+from commerce_evals.core.strict import Strict
 
 Row = dict[str, Any]
 Snapshot = dict[str, list[Row]]

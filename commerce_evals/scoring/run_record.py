@@ -17,8 +17,8 @@ from weakref import WeakKeyDictionary
 from inspect_ai.solver import TaskState
 from inspect_ai.util import Store, StoreModel
 
+from commerce_evals.core.events import Run
 from commerce_evals.grading.score_metadata import PASSED_GRADES_KEY
-from commerce_evals.harness.events import Run
 
 
 class RunRecord(StoreModel):

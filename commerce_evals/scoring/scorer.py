@@ -9,7 +9,7 @@ The rubric part is 1.0 when the judge passed every dimension, 0.0 when it failed
 it was not settled: no grader role bound, a verdict of Unknown (a person must look), or a judge
 failure. `judged` is 1.0 / 0.0 for cases with a rubric (was every dimension settled?) and NaN
 otherwise; the `n_*` rows count verdicts by status, judge calls, and how many were cached. The
-metrics and the epoch reducer are in grading/metrics.py.
+metrics and the epoch reducer are in scoring/metrics.py.
 
 The overall verdict (see `overall_verdict`): `passed_code` is the code-graded parts alone;
 `passed` is 1.0 only when every asserted part passed, the rubric included. A case whose rubric or
@@ -34,11 +34,13 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import RegistryInfo, registry_info
 
 from commerce_evals.cases.model import Case
+from commerce_evals.cases.sample_case import case_of
 from commerce_evals.cases.state import own_state
+from commerce_evals.core.frozen import FrozenScore
+from commerce_evals.domains.worlds import cached_world
 from commerce_evals.grading import invariants
 from commerce_evals.grading.graders import DomainBrief, Grade, GradeContext, KeyTables, grade
 from commerce_evals.grading.keys import ToolPattern
-from commerce_evals.grading.metrics import PARTS, flow_metrics
 from commerce_evals.grading.reveals import describe_record, reveal_record
 from commerce_evals.grading.score_metadata import (
     ConversationRecord,
@@ -48,13 +50,11 @@ from commerce_evals.grading.score_metadata import (
 )
 from commerce_evals.grading.undecided import judge_evidence
 from commerce_evals.grading.verdict import VERDICT_KEY, verdict_of
-from commerce_evals.harness.frozen import FrozenScore
-from commerce_evals.harness.run_record import record_passed_grades, recorded_run
-from commerce_evals.harness.sample_case import case_of
-from commerce_evals.harness.worlds import cached_world
 from commerce_evals.judging import CaseJudgement, JudgeSettings, judge_case
 from commerce_evals.judging.dimensions import part_of
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT, bound_grader
+from commerce_evals.scoring.metrics import PARTS, flow_metrics
+from commerce_evals.scoring.run_record import record_passed_grades, recorded_run
 
 NAN = float("nan")
 

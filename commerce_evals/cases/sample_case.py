@@ -2,7 +2,7 @@
 
 The solver and each scorer need the Case of the sample they run; parsing the dump every time
 (`Case.model_validate(state.metadata["case"])`) re-validated the whole case for every call. The
-dump is stored frozen (harness.frozen) with the Case parsed from it alongside, so a call reads
+dump is stored frozen (core.frozen) with the Case parsed from it alongside, so a call reads
 that. A dump read back from a log (`inspect score`, the reports) is a plain dict and is parsed.
 
 A run of the cases leaves the counterexamples out of the dump; the sample carries the hashed
@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from commerce_evals.cases.model import Case
-from commerce_evals.harness.frozen import FrozenDict, freeze
+from commerce_evals.core.frozen import FrozenDict, freeze
 
 
 class CaseJSON(FrozenDict):

@@ -10,12 +10,12 @@ from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.scorer import Score
 
 from commerce_evals.cases.model import Case
+from commerce_evals.core.events import Run
 from commerce_evals.grading.score_metadata import ScoreMetadata
-from commerce_evals.harness.events import Run
-from commerce_evals.harness.run_record import logged_run
 from commerce_evals.judging.prompt import judge_key
 from commerce_evals.reports.logs import LogReadError, read_logs
 from commerce_evals.reports.logs import read_log as read_any_log
+from commerce_evals.scoring.run_record import logged_run
 
 SCORER = "commerce_case"
 
