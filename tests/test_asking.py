@@ -16,10 +16,10 @@ import pytest
 
 from commerce_evals.cases.asking import domain_lexicon, proposes, seeks_kind, values_of
 from commerce_evals.cases.customer import Customer, play_script, scripted_reply
+from commerce_evals.cases.key_values import AsksBefore
 from commerce_evals.cases.model import CaseFileError, parse_case
 from commerce_evals.grading.changes import ChangeRules
 from commerce_evals.grading.graders import GradeContext, ToolRoles
-from commerce_evals.grading.keys import AsksBefore
 from commerce_evals.grading.reveals import asked_by_turn, asks_before, never_asks
 from commerce_evals.harness.events import Run, ToolResultEvent, Turn, UiEvent
 from tests.helpers import call, make_run, reply

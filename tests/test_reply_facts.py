@@ -14,8 +14,8 @@ import pytest
 from pydantic import ValidationError
 
 from commerce_evals.cases.model import Expected
+from commerce_evals.facts import mentions
 from commerce_evals.grading.claims import claims
-from commerce_evals.grading.facts import mentions
 from commerce_evals.grading.graders import GradeContext, ToolRoles, grade
 from commerce_evals.grading.reply_facts import (
     Fact,

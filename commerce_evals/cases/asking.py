@@ -33,7 +33,7 @@ from typing import Literal
 import yaml
 from pydantic import Field, ValidationError
 
-from commerce_evals.grading.facts import mentions, normalise
+from commerce_evals.facts import mentions, normalise
 from commerce_evals.strict import Strict
 
 Kind = Literal["size", "colour", "money", "date"]

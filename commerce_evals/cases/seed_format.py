@@ -29,8 +29,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from commerce_evals.cases.key_values import Before
 from commerce_evals.cases.scripts import ScriptedTurn
-from commerce_evals.grading.keys import Before
 from commerce_evals.strict import Strict
 
 SEED_ONLY_KEYS = {"user_turns", "reference_solution", "graders"}

@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from commerce_evals.grading.facts import NEGATION, normalise
+from commerce_evals.facts import NEGATION, normalise
 from commerce_evals.grading.ja import claims as ja_claims
 from commerce_evals.japanese.text import is_japanese
 

@@ -30,12 +30,13 @@ from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info,
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from commerce_evals.cases.key_values import ToolPattern
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.state import own_state
 from commerce_evals.grading import invariants
 from commerce_evals.grading.graders import Grade, GradeContext, KeyTables, ToolRoles, grade
-from commerce_evals.grading.keys import ToolPattern
-from commerce_evals.grading.metrics import PARTS, flow_metrics
+from commerce_evals.grading.metrics import flow_metrics
+from commerce_evals.grading.parts import CODE_PARTS, PARTS
 from commerce_evals.grading.reveals import describe_record, reveal_record
 from commerce_evals.grading.score_metadata import (
     ConversationRecord,
@@ -126,7 +127,7 @@ def part_values(grades: list[Grade]) -> dict[str, float]:
     """Each code-graded part: 1 or 0, or NaN when none of its keys asserted anything (a pass
     that held only because nothing happened does not count for the part)."""
     values: dict[str, float] = {}
-    for part in ("outcome", "path", "calls"):
+    for part in CODE_PARTS:
         mine = [g.passed for g in grades if g.part == part and not g.vacuous]
         values[part] = NAN if not mine else float(all(mine))
     return values
@@ -135,9 +136,6 @@ def part_values(grades: list[Grade]) -> dict[str, float]:
 def overall(values: dict[str, float], parts: tuple[str, ...] = PARTS) -> float:
     graded = [values[p] for p in parts if p in values and not math.isnan(values[p])]
     return float(all(v == 1.0 for v in graded)) if graded else NAN
-
-
-CODE_PARTS = ("outcome", "path", "calls")
 
 
 def needs_review(judgement: CaseJudgement | None, passed_code: float) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from commerce_evals.grading.facts import negated_at, normalise
+from commerce_evals.facts import negated_at, normalise
 from commerce_evals.grading.reasons import clipped
 
 if TYPE_CHECKING:
