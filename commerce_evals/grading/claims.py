@@ -247,7 +247,7 @@ def past_lemma(word: str) -> str | None:
     for lemma in getAllLemmas(lowered, "VERB").get("VERB", ()):
         inflections = getAllInflections(lemma, "VERB")
         if any(lowered in inflections.get(tag, ()) for tag in ("VBD", "VBN")):
-            return lemma
+            return str(lemma)
     return None
 
 
