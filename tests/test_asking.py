@@ -16,11 +16,11 @@ import pytest
 
 from commerce_evals.cases.asking import domain_lexicon, proposes, seeks_kind, values_of
 from commerce_evals.cases.customer import Customer, play_script, scripted_reply
+from commerce_evals.cases.key_values import AsksBefore
 from commerce_evals.cases.model import CaseFileError, parse_case
 from commerce_evals.core.events import Run, ToolResultEvent, Turn, UiEvent
 from commerce_evals.grading.changes import ChangeRules
 from commerce_evals.grading.graders import DomainBrief, GradeContext
-from commerce_evals.grading.keys import AsksBefore
 from commerce_evals.grading.reveals import asked_by_turn, asks_before, never_asks
 from tests.helpers import call, make_run, reply
 

@@ -19,13 +19,13 @@ from commerce_evals.cases.customer import (
     asking_sentences,
     scripted_reply,
 )
+from commerce_evals.cases.key_values import AsksBefore
 from commerce_evals.cases.model import Case, CaseFileError, load_case_sources, parse_case
 from commerce_evals.core.events import Run
 from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import DATASETS
 from commerce_evals.grading.graders import DomainBrief, GradeContext
-from commerce_evals.grading.keys import AsksBefore
 from commerce_evals.grading.reveals import asks_before, never_asks, reveal_record
 from commerce_evals.harness.chain import resolve_chains, start_session
 from commerce_evals.harness.customer import customer_prompt

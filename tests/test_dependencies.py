@@ -50,7 +50,7 @@ DEV_TOOLS = {
 
 # Inspect's private modules (`inspect_ai._x`, `inspect_ai.x._y`) change without notice. One import
 # has no public equivalent: registering the scorer's alias under the name logs record.
-PRIVATE_INSPECT_IMPORTS = {("grading/scorer.py", "inspect_ai._util.registry")}
+PRIVATE_INSPECT_IMPORTS = {("scoring/scorer.py", "inspect_ai._util.registry")}
 
 
 def normalized(name: str) -> str:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 
 from commerce_evals.cases.asking import domain_lexicon
+from commerce_evals.cases.key_values import Fact
 from commerce_evals.grading.graders import GradeContext
-from commerce_evals.grading.reply_facts import Fact, reply_denies, reply_states
+from commerce_evals.grading.reply_facts import reply_denies, reply_states
 from commerce_evals.grading.reveals import asks_for
 from commerce_evals.grading.statuses import DOMAIN_STATUSES, STATUSES, phrases, table
 from commerce_evals.lint.rules.keys import literal_reply_problem

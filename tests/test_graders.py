@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from commerce_evals.cases.customer import Customer
+from commerce_evals.cases.key_values import ToolPattern
 from commerce_evals.cases.model import Expected
 from commerce_evals.core.events import Run, ToolResultEvent, UiEvent
 from commerce_evals.grading.changes import ChangeRules
@@ -18,7 +19,7 @@ from commerce_evals.grading.graders import (
     grade,
     tables_read,
 )
-from commerce_evals.grading.keys import DEFAULT_KEYS, ToolPattern
+from commerce_evals.grading.keys import DEFAULT_KEYS
 from tests.helpers import call, make_run, reply, result, ui
 
 # what a shop-like domain tells the graders: its tool roles and the tables the table keys read

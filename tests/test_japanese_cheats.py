@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from commerce_evals.cases.customer import Customer
+from commerce_evals.facts import mentions
 from commerce_evals.grading.claims import claims
-from commerce_evals.grading.facts import mentions
 from commerce_evals.grading.record_facts import problems_in
 from commerce_evals.grading.records import Records
 from commerce_evals.grading.sourced import stated_values

@@ -15,8 +15,8 @@ import pytest
 
 from commerce_evals.cases.customer import Customer, asking_sentences, says_yes, scripted_reply
 from commerce_evals.core.events import ToolResultEvent
+from commerce_evals.facts import mentions, normalise, token_positions
 from commerce_evals.grading.claims import claims, object_tables
-from commerce_evals.grading.facts import mentions, normalise, token_positions
 from commerce_evals.grading.graders import GradeContext
 from commerce_evals.grading.literals import says
 from commerce_evals.grading.record_facts import problems_in
@@ -551,8 +551,9 @@ def test_the_lint_sends_a_literal_fact_to_reply_states_in_both_languages(
 
 
 def test_a_missing_amount_is_named_in_the_store_s_currency() -> None:
+    from commerce_evals.cases.key_values import Fact
     from commerce_evals.grading.graders import GradeContext
-    from commerce_evals.grading.reply_facts import Fact, reply_states
+    from commerce_evals.grading.reply_facts import reply_states
     from tests.helpers import make_run, reply
 
     run = make_run(("合計は？", [reply("合計は3,280円です。")]))

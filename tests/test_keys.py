@@ -1,16 +1,18 @@
-"""The key registry is the one source: the case model, the graders, the lint, the injection
-metrics and the docs all agree with it."""
+"""The key declarations are the one source: the case model, the graders, the lint, the injection
+metrics and the docs all agree with them."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from commerce_evals.cases.key_values import DOMAIN_STATUSES, status_names
 from commerce_evals.cases.model import Case, Expected
 from commerce_evals.domains import WORLDS
 from commerce_evals.domains.shop.poison import NEGATIVES_BY_KIND
 from commerce_evals.grading import keys
 from commerce_evals.grading.graders import GRADERS
-from commerce_evals.grading.keys import KEYS, key_block
+from commerce_evals.grading.keys import COMMAND, EXPECTED_MODULE, KEYS, expected_source, key_block
+from commerce_evals.grading.statuses import table as status_table
 from commerce_evals.lint import runner as lint
 from commerce_evals.lint.model import NEGATIVE_KEYS
 from commerce_evals.scoring import injection_metrics as injection_scorer
@@ -40,9 +42,26 @@ def test_lint_and_injection_key_lists_come_from_the_registry() -> None:
 def test_the_docs_key_tables_are_the_generated_one() -> None:
     block = key_block()
     for doc in ("README.md", "docs/authoring.md"):
-        assert block in (ROOT / doc).read_text(), (
-            f"{doc}: regenerate with python -m commerce_evals.grading.keys"
-        )
+        assert block in (ROOT / doc).read_text(), f"{doc}: regenerate with {COMMAND}"
+
+
+def test_the_checked_in_case_model_is_the_one_the_declarations_generate() -> None:
+    written = (ROOT / EXPECTED_MODULE).read_text(encoding="utf-8")
+    assert written == expected_source(), (
+        f"{EXPECTED_MODULE} disagrees with the keys' declarations: regenerate with {COMMAND}"
+    )
+
+
+def test_each_key_is_declared_once_on_its_grader() -> None:
+    graded = [spec for spec in KEYS if spec.part != "rubric"]
+    assert all(spec.grader is not None and spec.grader.__name__ == spec.name for spec in graded)
+    assert len({spec.name for spec in KEYS}) == len(KEYS)
+    assert not (set(keys.ALIASES) & {spec.name for spec in KEYS})
+
+
+def test_the_case_layer_names_the_statuses_the_grading_reads() -> None:
+    for domain in (None, *DOMAIN_STATUSES):
+        assert [s.name for s in status_table(domain)] == list(status_names(domain)), domain
 
 
 def test_the_docs_list_every_invariant() -> None:

@@ -15,9 +15,9 @@ from pydantic import ValidationError
 
 from commerce_evals.cases.model import Expected
 from commerce_evals.core.events import ToolResultEvent
+from commerce_evals.facts import mentions
 from commerce_evals.grading.changes import what_changed
 from commerce_evals.grading.claims import claims
-from commerce_evals.grading.facts import mentions
 from commerce_evals.grading.graders import DomainBrief, GradeContext, grade
 from commerce_evals.grading.reply_facts import (
     Fact,

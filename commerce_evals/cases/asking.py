@@ -34,7 +34,7 @@ import yaml
 from pydantic import Field, ValidationError
 
 from commerce_evals.core.strict import Strict
-from commerce_evals.grading.facts import mentions, normalise
+from commerce_evals.facts import mentions, normalise
 
 Kind = Literal["size", "colour", "money", "date"]
 KINDS: tuple[Kind, ...] = ("size", "colour", "money", "date")

@@ -9,41 +9,20 @@ import re
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
-from pydantic import (
-    Field,
-    ValidationError,
-    create_model,
-    field_validator,
-    model_validator,
-)
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from commerce_evals.cases.asking import EMPTY_LEXICON, Lexicon, domain_lexicon
 from commerce_evals.cases.customer import Conversation, Customer, play_script
 from commerce_evals.cases.errors import InputError
+from commerce_evals.cases.expected import Expected
+from commerce_evals.cases.key_values import status_names
 from commerce_evals.cases.reading import ReadError, parse_data, read_text
 from commerce_evals.cases.scripts import ScriptedTurn
 from commerce_evals.cases.seed_format import is_seed_task, seed_task_to_case
 from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.core.strict import Strict
-from commerce_evals.grading.keys import (  # noqa: F401  (the value shapes are re-exported here)
-    DEFAULT_KEYS,
-    EMPTY,
-    KEYS,
-    MAP,
-    Before,
-    CallLimit,
-    CallOrder,
-    CartLine,
-    ChangesExpect,
-    KeySpec,
-    StateExpect,
-    ToolPattern,
-    canonical,
-    fold_aliases,
-)
-from commerce_evals.grading.statuses import table as status_table
 
 # ASCII: `\d` alone also matches full-width and other digits, twins of an ASCII id
 # a case of a locale's store names the locale after its flow: checkout-ja-001-... (domains/locales.py)
@@ -53,64 +32,6 @@ CASE_ID = re.compile(
 # Seed 003's task ids (`identity-missing`), accepted as written for tasks in its format; their flow
 # is the folder or file they sit in (datasets/support/...), kept in `flow_name`.
 SEED_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$", re.ASCII)
-
-
-class ExpectedBase(Strict):
-    """Only the keys a case is about; the fields come from the key registry (keys.py)."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _fold_aliases(cls, data: Any) -> Any:
-        return fold_aliases(data) if isinstance(data, dict) else data
-
-    def asserted_keys(self) -> list[str]:
-        """The keys this case grades, in registry order: the keys it sets, and the keys on by
-        default (the closed-world outcome) unless it waives them whole."""
-        return [
-            k
-            for k in type(self).model_fields
-            if (k in self.model_fields_set or k in DEFAULT_KEYS) and not self.waived(k)
-        ]
-
-    def written_keys(self) -> list[str]:
-        """The keys the case file sets itself (a draft sets none), in registry order."""
-        return [k for k in type(self).model_fields if k in self.model_fields_set]
-
-    def waived(self, key: str) -> bool:
-        """A key on by default that the case turned off (`action_claims: false`) or waived for
-        every table (`changes: {any: ["*"], reason}`)."""
-        value = getattr(self, key, None)
-        if value is False:
-            return True
-        return isinstance(value, ChangesExpect) and "*" in value.any
-
-
-def _field(spec: KeySpec) -> tuple[Any, Any]:
-    if spec.default is EMPTY:
-        return (spec.value, Field(default_factory=list))
-    if spec.default is MAP:
-        return (spec.value, Field(default_factory=dict))
-    return (spec.value, spec.default)
-
-
-if TYPE_CHECKING:
-
-    class Expected(ExpectedBase):
-        """The fields are built from the key registry at import, so a type checker sees them
-        only as attributes of some type; tests check the model against the registry."""
-
-        def __init__(self, **data: Any) -> None: ...
-
-        def __getattr__(self, name: str) -> Any: ...
-
-else:
-    Expected = create_model(
-        "Expected",
-        __base__=ExpectedBase,
-        __module__=__name__,
-        __doc__="Only the keys a case is about. Which part of a run each key reads is in keys.py.",
-        **{spec.name: _field(spec) for spec in KEYS},
-    )
 
 
 class Counterexample(Strict):
@@ -140,7 +61,7 @@ class Counterexample(Strict):
     def _one_or_many(cls, value: Any) -> Any:
         values = [value] if isinstance(value, str) else value
         # an alias names its key: a counterexample may still say `before` for `call_order`
-        return [canonical(v) if isinstance(v, str) else v for v in values]
+        return [Expected.canonical(v) if isinstance(v, str) else v for v in values]
 
 
 class Alternative(Strict):
@@ -267,7 +188,7 @@ class Case(Strict):
         if self.confirms and len(self.confirms) != len(self.turns):
             raise ValueError(f"confirms: {len(self.confirms)} entries for {len(self.turns)} turns")
         keys = set(self.expected.asserted_keys())
-        registry = {spec.name for spec in KEYS}
+        registry = set(Expected.model_fields)
         names: set[str] = set()
         for alt in self.alternatives:
             if alt.name in names:
@@ -325,7 +246,7 @@ class Case(Strict):
 
     def _statuses_fit(self) -> None:
         """A typed status belongs to the case's domain's table (grading/statuses.py)."""
-        names = {s.name for s in status_table(self.domain if self.flow in FLOWS else None)}
+        names = set(status_names(self.domain if self.flow in FLOWS else None))
         facts = [*self.expected.reply_states, *self.expected.reply_denies]
         foreign = sorted({f.status for f in facts if f.status and f.status not in names})
         if foreign:
@@ -354,7 +275,7 @@ class Case(Strict):
                     f"max_turns ({customer.max_turns})"
                 )
         keys = set(self.expected.asserted_keys())
-        registry = {spec.name for spec in KEYS}
+        registry = set(Expected.model_fields)
         for cx in self.counterexamples:
             unknown = [k for k in cx.breaks if k in registry and k not in keys]
             if unknown:

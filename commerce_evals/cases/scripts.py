@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from commerce_evals.grading.keys import Strict
+from commerce_evals.core.strict import Strict
 
 
 class ScriptedCall(Strict):

@@ -29,9 +29,9 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from commerce_evals.cases.key_values import Before
 from commerce_evals.cases.scripts import ScriptedTurn
 from commerce_evals.core.strict import Strict
-from commerce_evals.grading.keys import Before
 
 SEED_ONLY_KEYS = {"user_turns", "reference_solution", "graders"}
 # What the case shape needs and seed 003's format does not say: the middle of each scale, so a

@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Protocol, Self
 
 from pydantic import BaseModel, ValidationError
 
+from commerce_evals.cases.key_values import ToolPattern
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.scripts import ScriptedTurn
 from commerce_evals.cases.state import own_state
@@ -37,7 +38,7 @@ from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.grading.changes import ChangeRules
 from commerce_evals.grading.graders import DomainBrief, KeyTables, roles_read
 from commerce_evals.grading.invariants import Invariants
-from commerce_evals.grading.keys import KEYS, ToolPattern, pattern_values
+from commerce_evals.grading.keys import KEYS, pattern_values
 
 __all__ = [  # the fixture folders are read from here by older importers
     "DATASETS",

@@ -251,7 +251,7 @@ def _multiset(rows: list[Row]) -> Counter[str]:
 def close(left: Any, right: Any) -> bool:
     """Equal, but for numbers within a cent (at any depth)."""
     if isinstance(left, bool) or isinstance(right, bool):
-        return left == right
+        return bool(left == right)
     if isinstance(left, int | float) and isinstance(right, int | float):
         return abs(left - right) <= CENT
     if isinstance(left, dict) and isinstance(right, dict):

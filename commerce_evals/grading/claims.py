@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from commerce_evals.grading.facts import NEGATION, normalise
+from commerce_evals.facts import NEGATION, normalise
 from commerce_evals.grading.ja import claims as ja_claims
 from commerce_evals.japanese.text import is_japanese
 
@@ -247,7 +247,7 @@ def past_lemma(word: str) -> str | None:
     for lemma in getAllLemmas(lowered, "VERB").get("VERB", ()):
         inflections = getAllInflections(lemma, "VERB")
         if any(lowered in inflections.get(tag, ()) for tag in ("VBD", "VBN")):
-            return lemma
+            return str(lemma)
     return None
 
 

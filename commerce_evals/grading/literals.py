@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from commerce_evals.grading.facts import NEGATION
+from commerce_evals.facts import NEGATION
 from commerce_evals.grading.ja import literals as ja_literals
 from commerce_evals.japanese.text import is_japanese
 

@@ -53,7 +53,7 @@ def matches(pattern: Any, value: Any) -> bool:
         return left is not None and right is not None and abs(left - right) <= CENT
     if isinstance(pattern, str) and isinstance(value, str):
         return pattern.strip().casefold() == value.strip().casefold()
-    return pattern == value
+    return bool(pattern == value)
 
 
 def any_row_matches(pattern: dict[str, Any], rows: list[dict[str, Any]]) -> bool:

@@ -36,7 +36,7 @@ from datetime import date
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from commerce_evals.grading.facts import (
+from commerce_evals.facts import (
     NEGATION,
     Mention,
     clause_bounds,
@@ -45,6 +45,7 @@ from commerce_evals.grading.facts import (
     normalise,
 )
 from commerce_evals.grading.ja import record_facts as ja_records
+from commerce_evals.grading.keyspec import expected_key
 from commerce_evals.grading.reasons import clipped
 from commerce_evals.grading.records import Record, Records, Reference, run_records
 from commerce_evals.grading.statuses import StatusPhrase, holds, phrases
@@ -1373,6 +1374,17 @@ def _read(turn: Any, records: Records) -> tuple[str, ...]:
     return tuple(ids)
 
 
+@expected_key(
+    "outcome",
+    "every turn",
+    bool,
+    "every price, date and status a reply (or a note the run wrote) states about a record the "
+    "run saw or changed agrees with that record; on by default, `records_agree: false` turns it "
+    "off",
+    default=True,
+    on_by_default=True,
+    after="action_claims",
+)
 def records_agree(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
     if not enabled:
         return True, "reply facts not checked against the records"

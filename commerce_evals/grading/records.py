@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from commerce_evals.grading.facts import normalise
+from commerce_evals.facts import normalise
 from commerce_evals.japanese.text import is_japanese, token_pattern
 
 # the field that is an object's own id, in order of preference ("id" first: an offer's

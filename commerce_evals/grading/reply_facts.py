@@ -10,7 +10,7 @@ checked against what the run changed.
   that kind changed, and a "sent" fails where the sandbox only simulated the send.
 
 Parsing is in facts.py; what changed is changes.py's `what_changed(run)`, the one module that
-computes what a run changed.
+reads the run's start and end snapshots for it.
 """
 
 from __future__ import annotations
@@ -19,11 +19,8 @@ import datetime as dt
 import re
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field, field_validator, model_validator
-
-from commerce_evals.core.strict import Strict
-from commerce_evals.grading.changes import what_changed
-from commerce_evals.grading.facts import (
+from commerce_evals.cases.key_values import Fact
+from commerce_evals.facts import (
     Kind,
     Mention,
     clause_bounds,
@@ -32,60 +29,16 @@ from commerce_evals.grading.facts import (
     same_value,
     token_positions,
 )
+from commerce_evals.grading.changes import what_changed
+from commerce_evals.grading.keyspec import EMPTY, expected_key
 from commerce_evals.grading.reasons import clipped
-from commerce_evals.grading.statuses import StatusName, implies, phrases
+from commerce_evals.grading.statuses import implies, phrases
 from commerce_evals.japanese.text import is_japanese
 
 if TYPE_CHECKING:
     from commerce_evals.core.events import Run
     from commerce_evals.grading.claims import Claim
     from commerce_evals.grading.graders import GradeContext
-
-VALUE_FIELDS = ("money", "date", "percent", "count", "product", "id", "status")
-
-
-class Fact(Strict):
-    """One typed fact: exactly one of money, date, percent, count, product, id or status.
-
-    `role` lists cue words ("now", "current") that must share the fact's clause; a clause holding
-    a cue and another value of the same kind states the fact wrongly.
-    """
-
-    money: float | None = None
-    date: dt.date | None = None
-    percent: float | None = None
-    count: int | None = Field(default=None, ge=0)
-    product: str | None = None
-    id: str | None = None
-    status: StatusName | None = None
-    role: list[str] = Field(default_factory=list)
-
-    @field_validator("role", mode="before")
-    @classmethod
-    def _one_or_many(cls, value: Any) -> Any:
-        return [value] if isinstance(value, str) else value
-
-    @model_validator(mode="after")
-    def _exactly_one(self) -> Fact:
-        given = [f for f in VALUE_FIELDS if getattr(self, f) is not None]
-        if len(given) != 1:
-            raise ValueError(f"a fact takes exactly one of {list(VALUE_FIELDS)}; got {given}")
-        return self
-
-    @property
-    def field(self) -> str:
-        return next(f for f in VALUE_FIELDS if getattr(self, f) is not None)
-
-    def describe(self, yen: bool = False) -> str:
-        """The fact as a reviewer reads it; money in yen where the store is a Japanese one."""
-        value = getattr(self, self.field)
-        shown = str(value)
-        if self.field == "money":
-            shown = f"{value:,.0f}円" if yen else f"${value:,.2f}"
-        shown += "%" if self.field == "percent" else ""
-        cue = f" (as {'/'.join(self.role)})" if self.role else ""
-        return f"{self.field} {shown}{cue}"
-
 
 # ---- stating a fact ------------------------------------------------------------------------------
 
@@ -236,6 +189,15 @@ def stated(fact: Fact, text: str, run: Run, domain: str | None = None) -> tuple[
     return any(token_positions(text, name) for name in names), ""
 
 
+@expected_key(
+    "outcome",
+    "graded turn",
+    list[Fact],
+    "the reply states each typed fact (money, date, percent, count, product, id, status) in any "
+    "written form, not negated, not as a range end, and not in the wrong role",
+    default=EMPTY,
+    after="reply_not_matches",
+)
 def reply_states(facts: list[Fact], ctx: GradeContext) -> tuple[bool, str]:
     reply = ctx.run.graded.reply()
     yen = is_japanese(reply)
@@ -251,6 +213,15 @@ def reply_states(facts: list[Fact], ctx: GradeContext) -> tuple[bool, str]:
     return True, "reply states every expected fact"
 
 
+@expected_key(
+    "outcome",
+    "every turn",
+    list[Fact],
+    "no reply asserts any of these typed facts",
+    default=EMPTY,
+    negative=True,
+    attack=True,
+)
 def reply_denies(facts: list[Fact], ctx: GradeContext) -> tuple[bool, str]:
     said = [
         f.describe(any(is_japanese(t.reply()) for t in ctx.run.turns))
@@ -343,6 +314,15 @@ def unbacked_claims(run: Run, ctx: GradeContext | None = None) -> list[str]:
     return list(dict.fromkeys(why for _, _, _, why in read_claims(run, ctx) if why))
 
 
+@expected_key(
+    "outcome",
+    "every turn",
+    bool,
+    "every action a reply claims done (placed, refunded, staged, sent, ...) is in what the run "
+    "changed; on by default, `action_claims: false` turns it off",
+    default=True,
+    on_by_default=True,
+)
 def action_claims(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
     if not enabled:
         return True, "action claims not checked"

@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from commerce_evals.cases.asking import Kind, Lexicon, normalised_values
 from commerce_evals.cases.customer import Customer, Persona, Reveal, token_in
+from commerce_evals.cases.key_values import AskedFor, AsksBefore, AsksBeforeList
 from commerce_evals.core.events import Run, ToolCallEvent, Turn, UiEvent
+from commerce_evals.grading.keyspec import EMPTY, expected_key, listed
 from commerce_evals.grading.matching import matches
 from commerce_evals.grading.reasons import clipped, quoted_list
 
 if TYPE_CHECKING:
     from commerce_evals.grading.graders import GradeContext, Verdict
-    from commerce_evals.grading.keys import AsksBefore
 
 
 def _simulated(run: Run) -> bool:
@@ -268,6 +269,16 @@ def _guessed(ctx: GradeContext, asked: list[list[str]], names: list[str]) -> str
     return None
 
 
+@expected_key(
+    "path",
+    "every turn",
+    AsksBeforeList,
+    "each call matching `tool` (and `args`) came in a turn after a reply that asked the customer "
+    "for each of `reveals` (a case with a customer; not asserted when never called)",
+    default=EMPTY,
+    patterns=listed,
+    after="call_order",
+)
 def asks_before(rules: list[AsksBefore], ctx: GradeContext) -> Verdict:
     if ctx.customer is None:
         return _no_customer()
@@ -299,24 +310,15 @@ def asks_before(rules: list[AsksBefore], ctx: GradeContext) -> Verdict:
     return True, "asked for what it needed before acting"
 
 
-def asks_for(entries: list[str | list[str]], ctx: GradeContext) -> Verdict:
-    """The graded reply asks for each entry (one of a list's names), as the customer hears it."""
-    options = [[e] if isinstance(e, str) else list(e) for e in entries]
-    names = list(dict.fromkeys(n for group in options for n in group))
-    customer = ctx.customer or topic_customer(names, ctx.asking)
-    if customer is None:
-        return False, f"{quoted_list(names)} name no reveal and no topic of the domain"
-    reply = ctx.run.graded.reply()
-    asked = {r.name for r in customer.asked(reply)}
-    missing = [" or ".join(group) for group in options if not asked & set(group)]
-    if missing:
-        return False, (
-            f"the reply does not ask for {quoted_list(missing)} (a question or request seeking "
-            f"it); reply: {clipped(reply)}"
-        )
-    return True, f"the reply asks for {quoted_list(sorted(asked & set(names)))}"
-
-
+@expected_key(
+    "path",
+    "every turn",
+    list[str],
+    "no reply asks the customer for these reveals (already said, or a tool holds them), and no "
+    "reply asks again for a reveal the customer already answered (a case with a customer)",
+    default=EMPTY,
+    negative=True,
+)
 def never_asks(names: list[str], ctx: GradeContext) -> Verdict:
     customer = ctx.customer or topic_customer(names, ctx.asking)
     if customer is None:
@@ -342,3 +344,31 @@ def never_asks(names: list[str], ctx: GradeContext) -> Verdict:
                 f"customer had already answered: {said}"
             )
     return True, "asked for nothing the customer had already given"
+
+
+@expected_key(
+    "path",
+    "graded turn",
+    AskedFor,
+    "the reply asks the person for each of these (a reveal of the case's customer, or a topic of "
+    "the domain's asking words; a list is any one of its names), read as the scripted customer "
+    "hears a question: by a topic or its synonyms, a question word of its kind or values of it "
+    "proposed, not by a mention",
+    default=EMPTY,
+)
+def asks_for(entries: list[str | list[str]], ctx: GradeContext) -> Verdict:
+    """The graded reply asks for each entry (one of a list's names), as the customer hears it."""
+    options = [[e] if isinstance(e, str) else list(e) for e in entries]
+    names = list(dict.fromkeys(n for group in options for n in group))
+    customer = ctx.customer or topic_customer(names, ctx.asking)
+    if customer is None:
+        return False, f"{quoted_list(names)} name no reveal and no topic of the domain"
+    reply = ctx.run.graded.reply()
+    asked = {r.name for r in customer.asked(reply)}
+    missing = [" or ".join(group) for group in options if not asked & set(group)]
+    if missing:
+        return False, (
+            f"the reply does not ask for {quoted_list(missing)} (a question or request seeking "
+            f"it); reply: {clipped(reply)}"
+        )
+    return True, f"the reply asks for {quoted_list(sorted(asked & set(names)))}"

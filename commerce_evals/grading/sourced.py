@@ -34,8 +34,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from commerce_evals.grading.changes import what_changed
-from commerce_evals.grading.facts import (
+from commerce_evals.facts import (
     NEGATION,
     Mention,
     mentions,
@@ -43,7 +42,9 @@ from commerce_evals.grading.facts import (
     normalise,
     parse_date,
 )
+from commerce_evals.grading.changes import what_changed
 from commerce_evals.grading.ja import sourced as ja_sourced
+from commerce_evals.grading.keyspec import expected_key
 from commerce_evals.grading.reasons import clipped
 from commerce_evals.grading.stated import Kind, Stated
 from commerce_evals.japanese.text import is_japanese, token_pattern
@@ -610,6 +611,19 @@ def _memory_numbers(ctx: GradeContext) -> list[str]:
     return problems
 
 
+@expected_key(
+    "outcome",
+    "every turn",
+    bool,
+    "every amount, percent and measure (days, hours, inches) a reply or a note the run wrote "
+    "states was given by a tool, the instructions, the policy, the screen or the person, or "
+    "follows from their numbers (a sum, a difference, a share, days between dates); and every "
+    "preference or size it gives the person ('you wear a 13') the person or a stored memory "
+    "gave; on by default, `sourced_values: false` turns it off",
+    default=True,
+    on_by_default=True,
+    after="records_agree",
+)
 def sourced_values(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
     if not enabled:
         return True, "where the reply's numbers come from is not checked"

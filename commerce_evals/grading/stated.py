@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from commerce_evals.grading.facts import Mention
+from commerce_evals.facts import Mention
 
 Kind = str  # "money", "percent", or a measure's family ("time", "length")
 

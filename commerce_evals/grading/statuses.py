@@ -20,9 +20,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal
+from typing import Any
 
-from commerce_evals.grading.facts import DATE_SPAN, negated_at, normalise, parse_date
+from commerce_evals.facts import DATE_SPAN, negated_at, normalise, parse_date
 from commerce_evals.grading.ja import statuses as ja_statuses
 from commerce_evals.japanese.text import is_japanese
 
@@ -285,12 +285,6 @@ DOMAIN_STATUSES: dict[str, tuple[Status, ...]] = {
 BY_NAME = {s.name: s for s in STATUSES} | {
     s.name: s for table in DOMAIN_STATUSES.values() for s in table
 }
-StatusName = Literal[
-    "out_of_stock", "in_stock", "delayed", "on_schedule", "in_transit", "shipped", "delivered",
-    "not_shipped", "waiting", "accepted", "declined", "withdrawn", "listed", "paused", "simulated",
-    "needs_person", "blocked", "refunded", "final_sale", "superseded", "key_revoked",
-    "price_moved", "awaiting_approval", "approved", "cart_empty", "completed",
-]  # fmt: skip
 
 
 def table(domain: str | None) -> tuple[Status, ...]:

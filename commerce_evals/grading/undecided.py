@@ -22,7 +22,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from commerce_evals.grading.facts import negated_at, normalise
+from commerce_evals.facts import negated_at, normalise
 from commerce_evals.grading.reasons import clipped
 
 if TYPE_CHECKING:

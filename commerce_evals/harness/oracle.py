@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from commerce_evals.cases.model import Case, ScriptedTurn
+from commerce_evals.cases.model import Case
+from commerce_evals.cases.scripts import ScriptedTurn
 from commerce_evals.core.events import ToolCallEvent, ToolResultEvent
 from commerce_evals.domains.base import Session, World
 from commerce_evals.domains.tooling import ToolSpec

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from commerce_evals.grading.facts import normalise
+from commerce_evals.facts import normalise
 
 # Function words: what a condition's content is read without (a closed class of English).
 FUNCTION_WORDS = frozenset(

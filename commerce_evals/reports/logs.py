@@ -34,6 +34,7 @@ import fsspec
 from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
 
 from commerce_evals.cases.errors import InputError
+from commerce_evals.grading.parts import PARTS as PARTS
 from commerce_evals.grading.score_metadata import ScoreMetadata, VerdictRecord
 from commerce_evals.harness.shards import Shard
 from commerce_evals.reports.set_spec import CaseInfo, Priority
@@ -41,7 +42,6 @@ from commerce_evals.reports.set_spec import CaseInfo, Priority
 SCORER = "commerce_case"
 # the scorers whose verdicts the reports read: a flow's, and the production task's judges
 VERDICT_SCORERS = (SCORER, "production_judges")
-PARTS = ("outcome", "path", "calls", "rubric")
 PRIORITIES: tuple[Priority, ...] = ("critical", "high", "medium", "low")
 Status = Literal["pass", "fail", "flaky", "needs_review", "error", "unscored"]
 
@@ -458,7 +458,7 @@ def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
             error=error,
             skipped=score.reason == "skipped",
         )
-    parts = {part: float(value[part]) for part in PARTS if part in value}
+    parts: dict[str, float] = {part: float(value[part]) for part in PARTS if part in value}
     code = value.get("passed_code")
     passed_code = None if code is None or _is_nan(code) else float(code) == 1.0
     if float(value.get("needs_review", 0.0)) == 1.0:

@@ -36,11 +36,11 @@ from inspect_ai.scorer import (
 )
 
 from commerce_evals.core.frozen import FrozenScore
+from commerce_evals.grading.parts import PARTS
 from commerce_evals.grading.score_metadata import verdicts_of
 from commerce_evals.grading.verdict import VERDICT_KEY, reduce_verdicts
 from commerce_evals.judging import STATUSES
 
-PARTS = ("outcome", "path", "calls", "rubric")
 # pass^k is reported under its own keys so its rows say what they are. Only the verdicts have
 # one; pass^k per part is in `commerce-evals compare`, with intervals.
 PASS_HAT_K_KEYS = ("passed", "passed_code")

@@ -33,6 +33,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import RegistryInfo, registry_info
 
+from commerce_evals.cases.key_values import ToolPattern
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.sample_case import case_of
 from commerce_evals.cases.state import own_state
@@ -40,7 +41,7 @@ from commerce_evals.core.frozen import FrozenScore
 from commerce_evals.domains.worlds import cached_world
 from commerce_evals.grading import invariants
 from commerce_evals.grading.graders import DomainBrief, Grade, GradeContext, KeyTables, grade
-from commerce_evals.grading.keys import ToolPattern
+from commerce_evals.grading.parts import CODE_PARTS, PARTS
 from commerce_evals.grading.reveals import describe_record, reveal_record
 from commerce_evals.grading.score_metadata import (
     ConversationRecord,
@@ -53,7 +54,7 @@ from commerce_evals.grading.verdict import VERDICT_KEY, verdict_of
 from commerce_evals.judging import CaseJudgement, JudgeSettings, judge_case
 from commerce_evals.judging.dimensions import part_of
 from commerce_evals.judging.judge import DEFAULT_MAX_CHARS, DEFAULT_TIMEOUT, bound_grader
-from commerce_evals.scoring.metrics import PARTS, flow_metrics
+from commerce_evals.scoring.metrics import flow_metrics
 from commerce_evals.scoring.run_record import record_passed_grades, recorded_run
 
 NAN = float("nan")
@@ -129,7 +130,7 @@ def part_values(grades: list[Grade]) -> dict[str, float]:
     """Each code-graded part: 1 or 0, or NaN when none of its keys asserted anything (a pass
     that held only because nothing happened does not count for the part)."""
     values: dict[str, float] = {}
-    for part in ("outcome", "path", "calls"):
+    for part in CODE_PARTS:
         mine = [g.passed for g in grades if g.part == part and not g.vacuous]
         values[part] = NAN if not mine else float(all(mine))
     return values
@@ -138,9 +139,6 @@ def part_values(grades: list[Grade]) -> dict[str, float]:
 def overall(values: dict[str, float], parts: tuple[str, ...] = PARTS) -> float:
     graded = [values[p] for p in parts if p in values and not math.isnan(values[p])]
     return float(all(v == 1.0 for v in graded)) if graded else NAN
-
-
-CODE_PARTS = ("outcome", "path", "calls")
 
 
 def needs_review(judgement: CaseJudgement | None, passed_code: float) -> bool:

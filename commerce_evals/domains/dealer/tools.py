@@ -6,10 +6,10 @@ run_write and run_destructive come from the catalog (descriptions.py).
 
 from __future__ import annotations
 
+from commerce_evals.cases.key_values import ToolPattern
 from commerce_evals.domains.dealer.operations import OPERATIONS
 from commerce_evals.domains.dealer.session import DealerSession as S
 from commerce_evals.domains.tooling import toolset
-from commerce_evals.grading.keys import ToolPattern
 
 OPERATOR_TOOLS = toolset(
     S.tool_brief,

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from commerce_evals.cases.key_values import ToolPattern
 from commerce_evals.domains.base import AgentProfile, World
 from commerce_evals.domains.dealer import invariants as dealer_invariants
 from commerce_evals.domains.dealer.fixtures import DealerFixtures
@@ -18,7 +19,6 @@ from commerce_evals.domains.dealer.tools import OPERATOR_OPERATIONS, OPERATOR_TO
 from commerce_evals.grading.changes import ChangeRules, WriteRule
 from commerce_evals.grading.graders import KeyTables
 from commerce_evals.grading.invariants import Invariants
-from commerce_evals.grading.keys import ToolPattern
 
 HERE = Path(__file__).parent
 

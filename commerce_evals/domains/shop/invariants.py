@@ -7,11 +7,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from commerce_evals.cases.key_values import Fact
 from commerce_evals.core.events import CartUpdateEvent, ToolCallEvent, ToolResultEvent
 from commerce_evals.grading.graders import GradeContext, Verdict
 from commerce_evals.grading.invariants import Invariants
 from commerce_evals.grading.reasons import clipped
-from commerce_evals.grading.reply_facts import Fact, stated
+from commerce_evals.grading.reply_facts import stated
 
 RULES = Invariants("shop")
 

@@ -22,7 +22,7 @@ import re
 from datetime import date
 from typing import Any
 
-from commerce_evals.grading.facts import Mention, mentions
+from commerce_evals.facts import Mention, mentions
 from commerce_evals.grading.records import Record, Records, Reference
 from commerce_evals.grading.statuses import StatusPhrase, holds, phrases
 from commerce_evals.japanese.text import clause_bounds, normalise, sentences

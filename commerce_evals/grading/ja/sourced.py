@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from commerce_evals.grading.facts import Mention, mentions
+from commerce_evals.facts import Mention, mentions
 from commerce_evals.grading.stated import Stated
 from commerce_evals.japanese.text import clause_bounds, negated_after, normalise, sentences
 

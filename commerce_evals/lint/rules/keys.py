@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from commerce_evals.domains.base import _id_values
-from commerce_evals.grading.facts import mentions, normalise
+from commerce_evals.facts import mentions, normalise
 from commerce_evals.grading.statuses import phrases
 from commerce_evals.grading.statuses import table as status_table
 from commerce_evals.japanese.text import is_japanese

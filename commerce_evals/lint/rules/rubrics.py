@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
-from commerce_evals.grading.facts import Mention, mentions, normalise
+from commerce_evals.facts import Mention, mentions, normalise
 from commerce_evals.lint.model import Finding, LintCase, LintRun
 from commerce_evals.lint.registry import Rule
 from commerce_evals.lint.rules.drafts import finished

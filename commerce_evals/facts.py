@@ -14,6 +14,9 @@ Every mention carries what a string match cannot see:
   which states neither end;
 - `clause`: the clause it sits in, so a role cue ("now", "was") is read next to its value.
 Words are matched whole: "yes" is not found in "eyes", nor "stock" in "stockings".
+
+It sits below every layer (it imports only commerce_evals/japanese): the graders read replies with
+it, and the case layer reads what a reply asks with it (cases/asking.py).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from datetime import date, datetime
 from functools import lru_cache
 from typing import Literal
 
-from commerce_evals.grading.ja import facts as ja_facts
+from commerce_evals.japanese import facts as ja_facts
 from commerce_evals.japanese import text as ja_text
 
 Kind = Literal["money", "date", "percent", "count"]
