@@ -99,6 +99,8 @@ def unknown_model(model_name: str) -> ScriptedModelError:
 
 
 class ReplayModel(ScriptedModelAPI):
+    arguments = ("latency",)
+
     def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         if model_name not in SCRIPTED_MODELS:
             raise unknown_model(model_name)
@@ -112,6 +114,7 @@ class ReplayModel(ScriptedModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         script = current_script(f"commerce/{self.model_name}", tools)
+        await self.wait()
         return self.output(input, scripted_message(script, input))
 
 
@@ -207,6 +210,8 @@ FIXED = {
 
 
 class ScriptedJudge(ScriptedModelAPI):
+    arguments = ("latency",)
+
     def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         behaviour = judge_behaviour(model_name)
         if behaviour not in JUDGE_BEHAVIOURS:
@@ -222,6 +227,7 @@ class ScriptedJudge(ScriptedModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         prompt = input[-1].text if input else ""
+        await self.wait()
         if self.behaviour == "error":
             raise RuntimeError("scripted judge: the grader model failed")
         if self.behaviour == "slow":
@@ -258,6 +264,8 @@ class ScriptedCustomerModel(ScriptedModelAPI):
     and usage counted without a tokenizer. `customer-endless` never sends the stop signal, so
     only the turn cap ends its conversations."""
 
+    arguments = ("latency",)
+
     def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         if model_name not in CUSTOMER_BEHAVIOURS:
             raise unknown_model(model_name)
@@ -272,6 +280,7 @@ class ScriptedCustomerModel(ScriptedModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         _, case = served_case(f"commerce/{self.model_name}")
+        await self.wait()
         customer = case.customer
         if customer is None:
             raise RuntimeError(
