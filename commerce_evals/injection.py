@@ -6,7 +6,7 @@ from typing import Any
 
 from inspect_ai import Task, task
 
-from commerce_evals.grading.injection_metrics import INJECTION_SCORERS
+from commerce_evals.grading.injection_metrics import injection_rates
 from commerce_evals.harness.flow_task import flow_task
 from commerce_evals.harness.task_args import flow_arguments
 
@@ -14,4 +14,4 @@ from commerce_evals.harness.task_args import flow_arguments
 @task
 @flow_arguments
 def injection(**arguments: Any) -> Task:
-    return flow_task("injection", extra_scorers=INJECTION_SCORERS, **arguments)
+    return flow_task("injection", extra_metrics=[injection_rates()], **arguments)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import get_close_matches
 from fnmatch import fnmatchcase
@@ -15,7 +15,7 @@ from typing import Any
 from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import HeadlineMetric
-from inspect_ai.scorer import Scorer
+from inspect_ai.scorer import Metric
 from inspect_ai.solver import Solver
 
 from commerce_evals.cases.errors import InputError
@@ -36,7 +36,7 @@ from commerce_evals.domains.base import (
     fingerprint,
 )
 from commerce_evals.domains.locales import LOCALES, Locale, locale_of
-from commerce_evals.grading.graders import ToolRoles
+from commerce_evals.grading.metrics import flow_metrics
 from commerce_evals.grading.oracle import oracles
 from commerce_evals.grading.scorer import commerce_case, role_args
 from commerce_evals.harness.agent_ref import AgentRef, load_agent
@@ -503,7 +503,7 @@ def flow_task(
     recorded: str | None = None,
     variables: dict[str, Any] | None = None,
     locale: str = "en",
-    extra_scorers: Sequence[Callable[[ToolRoles, dict[str, Any]], Scorer]] = (),
+    extra_metrics: Sequence[Metric] = (),
 ) -> Task:
     """Build a flow's task.
 
@@ -541,8 +541,8 @@ def flow_task(
         variables: values for $placeholders in the instructions, over the World's own.
         locale: the store's language (domains/locales.py): its fixtures, cases, instructions and
             tool descriptions, each unless given above; its cases name it in their ids.
-        extra_scorers: scorers to run beside commerce_case, each built from the agent's roles
-            and the World arguments commerce_case grades against.
+        extra_metrics: metrics over commerce_case's scores beside the flow's own (the injection
+            rates, read from the code grades each score holds).
     """
     judging = judge_switch(judge)
     parts = flow_parts(
@@ -612,15 +612,13 @@ def flow_task(
             agent_ref,
             max_rounds,
         ),
-        scorer=[
-            commerce_case(
-                **role_args(world.roles(profile)),
-                **world_args,
-                judge_context=world.judge_context(),
-                judge=judging,
-            ),
-            *(extra(world.roles(profile), world_args) for extra in extra_scorers),
-        ],
+        scorer=commerce_case(
+            **role_args(world.roles(profile)),
+            **world_args,
+            judge_context=world.judge_context(),
+            judge=judging,
+        ),
+        metrics=[*flow_metrics(), *extra_metrics] if extra_metrics else None,
         # one epoch unless Inspect's --epochs says more; Inspect's own mean over them, named
         # nowhere (a named reducer is printed under every figure of the viewer's header and in
         # the progress line): the metrics read pass^k off the means (grading/metrics.py)
