@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info, registry_lookup
@@ -318,7 +319,7 @@ class CodePart:
     grades: list[Grade]
     values: dict[str, float]
 
-    @property
+    @cached_property  # read twice: the store's passing records, the score's failed ones
     def records(self) -> list[GradeRecord]:
         return [
             GradeRecord(key=g.key, part=g.part, passed=g.passed, reason=g.reason)
