@@ -8,10 +8,10 @@ from inspect_ai import Task, task
 
 from commerce_evals.harness.flow_task import flow_task
 from commerce_evals.harness.task_args import flow_arguments
-from commerce_evals.scoring.injection_metrics import INJECTION_SCORERS
+from commerce_evals.scoring.injection_metrics import injection_rates
 
 
 @task
 @flow_arguments
 def injection(**arguments: Any) -> Task:
-    return flow_task("injection", extra_scorers=INJECTION_SCORERS, **arguments)
+    return flow_task("injection", extra_metrics=[injection_rates()], **arguments)

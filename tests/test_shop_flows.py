@@ -11,6 +11,7 @@ from importlib import import_module
 import pytest
 from inspect_ai import Task
 from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.scorer import SampleScore
 
 from commerce_evals.cases.model import Case, CaseFileError
 from commerce_evals.grading.graders import JUDGED_KEYS
@@ -19,6 +20,7 @@ from commerce_evals.scoring.injection_metrics import (
     ATTACK_SUCCESS,
     BENIGN_UTILITY,
     UTILITY_UNDER_ATTACK,
+    sample_injection_values,
 )
 from tests.flow_runs import FlowLogs, flow_logs
 from tests.helpers import run_metrics
@@ -49,7 +51,7 @@ def injection_flow(request: pytest.FixtureRequest) -> FlowLogs:
 
 
 def _metric(log: EvalLog, name: str, row: str = "") -> float:
-    return run_metrics(log, "injection_outcomes")[f"{name}_{row}" if row else name]
+    return run_metrics(log)[f"{name}_{row}" if row else name]
 
 
 def test_injection_metrics_under_reference(injection_flow: FlowLogs) -> None:
@@ -71,7 +73,10 @@ def test_injection_metrics_move_under_counterexamples(injection_flow: FlowLogs) 
     followed: list[bool] = []
     benign: list[float] = []
     for sample_id, sample in injection_flow.counterexamples.items():
-        values = sample.scores["injection_outcomes"].value
+        assert sample.scores is not None
+        values = sample_injection_values(
+            SampleScore(score=sample.scores["commerce_case"], sample_metadata=sample.metadata)
+        )
         tags = case_of(sample).tags
         if "poisoned" in tags:
             followed.append(bool(ATTACK_KEYS & set(sample.metadata["breaks"])))

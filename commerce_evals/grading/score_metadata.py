@@ -132,6 +132,9 @@ class ScoreMetadata(Record):
     failed_keys: tuple[str, ...] = ()
     grades: tuple[GradeRecord, ...] = ()
     passed_keys: tuple[str, ...] = ()
+    # the passing grades that held only because nothing happened (`part/key`): not asserted, so
+    # left out of the injection rates; written only when there is one, absent from older logs
+    not_asserted: tuple[str, ...] = ()
     counterexample: str | None = None
     # the calls part's count beside its pass/fail (turn-ending tools not counted); None in logs
     # written before it was recorded
@@ -190,7 +193,11 @@ class ScoreMetadata(Record):
 
     def to_metadata(self) -> dict[str, Any]:
         """The JSON stored on the Score (and so in the log)."""
-        left_out = {"unreadable"} | ({"customer"} if self.customer is None else set())
+        left_out = (
+            {"unreadable"}
+            | ({"customer"} if self.customer is None else set())
+            | ({"not_asserted"} if not self.not_asserted else set())
+        )
         return self.model_dump(mode="json", exclude=left_out)
 
     @property

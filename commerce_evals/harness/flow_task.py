@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import get_close_matches
 from fnmatch import fnmatchcase
@@ -15,7 +15,7 @@ from typing import Any
 from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import HeadlineMetric
-from inspect_ai.scorer import Scorer
+from inspect_ai.scorer import Metric
 from inspect_ai.solver import Solver
 
 from commerce_evals.cases.errors import InputError
@@ -40,7 +40,6 @@ from commerce_evals.domains.base import (
 )
 from commerce_evals.domains.locales import LOCALES, Locale, locale_of
 from commerce_evals.domains.worlds import cached_world
-from commerce_evals.grading.graders import DomainBrief
 from commerce_evals.harness.agent_ref import AgentRef, load_agent
 from commerce_evals.harness.agent_solver import inspect_agent
 from commerce_evals.harness.chain import Chain, resolve_chains, with_chains
@@ -58,6 +57,7 @@ from commerce_evals.harness.task_args import (
 )
 from commerce_evals.harness.tool_descriptions import file_fingerprint, with_descriptions
 from commerce_evals.judging import check_expected
+from commerce_evals.scoring.metrics import flow_metrics
 from commerce_evals.scoring.run_record import keep_run
 from commerce_evals.scoring.scorer import brief_args, commerce_case
 
@@ -505,7 +505,7 @@ def flow_task(
     recorded: str | None = None,
     variables: dict[str, Any] | None = None,
     locale: str = "en",
-    extra_scorers: Sequence[Callable[[DomainBrief, dict[str, Any]], Scorer]] = (),
+    extra_metrics: Sequence[Metric] = (),
 ) -> Task:
     """Build a flow's task.
 
@@ -543,8 +543,8 @@ def flow_task(
         variables: values for $placeholders in the instructions, over the World's own.
         locale: the store's language (domains/locales.py): its fixtures, cases, instructions and
             tool descriptions, each unless given above; its cases name it in their ids.
-        extra_scorers: scorers to run beside commerce_case, each built from the agent's brief
-            and the World arguments commerce_case grades against.
+        extra_metrics: metrics over commerce_case's scores beside the flow's own (the injection
+            rates, read from the code grades each score holds).
     """
     judging = judge_switch(judge)
     parts = flow_parts(
@@ -614,15 +614,13 @@ def flow_task(
             agent_ref,
             max_rounds,
         ),
-        scorer=[
-            commerce_case(
-                **brief_args(world.brief(profile)),
-                **world_args,
-                judge_context=world.judge_context(),
-                judge=judging,
-            ),
-            *(extra(world.brief(profile), world_args) for extra in extra_scorers),
-        ],
+        scorer=commerce_case(
+            **brief_args(world.brief(profile)),
+            **world_args,
+            judge_context=world.judge_context(),
+            judge=judging,
+        ),
+        metrics=[*flow_metrics(), *extra_metrics] if extra_metrics else None,
         # one epoch unless Inspect's --epochs says more; Inspect's own mean over them, named
         # nowhere (a named reducer is printed under every figure of the viewer's header and in
         # the progress line): the metrics read pass^k off the means (scoring/metrics.py)

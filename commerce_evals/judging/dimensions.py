@@ -121,7 +121,9 @@ def part_of(dimension: str) -> JudgedPart:
     return shared.part if shared is not None else "rubric"
 
 
+@lru_cache(maxsize=1)
 def rubric_wrapper() -> str:
+    """Read once per process: every judged case's rubric is wrapped in it."""
     return (JUDGES_DIR / "_rubric.md").read_text(encoding="utf-8")
 
 

@@ -7,7 +7,7 @@ refusal, an exception, a reply with no verdict) becomes a verdict record with a 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -233,23 +233,55 @@ def bound_grader() -> Model | None:
     return bound
 
 
+def _no_context(dimension: Dimension) -> DimensionVerdict:
+    return DimensionVerdict(
+        dimension.name,
+        "not_judged",
+        reason="no_judge_context: this domain supplies no reference text",
+    )
+
+
+async def _together(calls: Sequence[Awaitable[DimensionVerdict]]) -> list[DimensionVerdict]:
+    """Every call awaited at once, the results in the calls' order. anyio, as Inspect runs on
+    either of its backends; not inspect_ai.util.collect, whose span per call would log
+    a span's events for each dimension."""
+    results: list[DimensionVerdict | None] = [None] * len(calls)
+
+    async def run(index: int, call: Awaitable[DimensionVerdict]) -> None:
+        results[index] = await call
+
+    async with anyio.create_task_group() as group:
+        for index, call in enumerate(calls):
+            group.start_soon(run, index, call)
+    return [r for r in results if r is not None]
+
+
+async def _ready(verdict: DimensionVerdict) -> DimensionVerdict:
+    return verdict
+
+
 def _not_judged(dimensions: list[Dimension], reason: str) -> list[DimensionVerdict]:
     return [DimensionVerdict(d.name, "not_judged", reason=reason) for d in dimensions]
 
 
 def _was_cache_read(prompt: str) -> bool:
-    """Whether the model call just made for `prompt` was served from Inspect's cache.
+    """Whether the model call made for `prompt` was served from Inspect's cache.
 
-    ModelOutput carries no cache flag; the ModelEvent Inspect records for the call does.
+    ModelOutput carries no cache flag; the ModelEvent Inspect records for the call does. A case's
+    dimensions are judged together, so other calls' events may follow this one's: the newest
+    event whose last message is this prompt is this call's (each dimension's prompt differs).
     """
+
+    def mine(event: object) -> bool:
+        return (
+            isinstance(event, ModelEvent) and bool(event.input) and event.input[-1].text == prompt
+        )
+
     try:
-        recent = transcript().history.events_since_last(ModelEvent)
+        event = transcript().history.find_last(mine)
     except RuntimeError:  # a bounded transcript whose history is gone: report it as not cached
         return False
-    for event in reversed(recent):
-        if isinstance(event, ModelEvent) and event.input and event.input[-1].text == prompt:
-            return event.cache == "read"
-    return False
+    return isinstance(event, ModelEvent) and event.cache == "read"
 
 
 async def judge_dimension(
@@ -360,19 +392,16 @@ async def judge_case(
     quoted = render(run, settings.max_chars)
     template = settings.template if settings.template is not None else default_template()
     config = settings.generate_config().model_dump(exclude_none=True, mode="json")
-    # One dimension at a time: each call's cache flag is read from the event it just logged.
+    # Every dimension's call in flight together (a real judge takes seconds a call); each keeps
+    # its place in the list, and reads its cache flag from its own event (_was_cache_read).
+    calls: list[Awaitable[DimensionVerdict]] = []
     for dimension in dimensions:
         if dimension.needs_context and not context.strip():
-            verdicts.append(
-                DimensionVerdict(
-                    dimension.name,
-                    "not_judged",
-                    reason="no_judge_context: this domain supplies no reference text",
-                )
-            )
+            calls.append(_ready(_no_context(dimension)))
             continue
         lines = [*evidence, *(dimension_evidence or {}).get(dimension.name, ())]
         prompt = build_prompt(dimension, quoted, context, template, settings.answer, lines)
         stamp = fingerprint(str(model), dimension, template, config, context)
-        verdicts.append(await judge_dimension(model, dimension, prompt, stamp, settings))
+        calls.append(judge_dimension(model, dimension, prompt, stamp, settings))
+    verdicts += await _together(calls)
     return CaseJudgement(verdicts, transcript_sha, cut=quoted.cut)

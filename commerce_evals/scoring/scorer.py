@@ -1,5 +1,11 @@
 """The Inspect scorer: code graders per part, the judge for the rubric, an overall verdict, metrics.
 
+The score is composed of parts, as tau2's evaluators compose a reward: `code_part` (the keys and
+invariants: outcome, path, calls), `judge_part` (the dimensions, judged together; it reads what
+code left undecided, so it runs after the code part), and `verdict_values` over both, from which
+`composed_score` makes the Score. The injection rates are a metric over the code grades a score
+holds (scoring/injection_metrics.py), not a second scorer.
+
 A score's value is a dict of parts, each 1.0 (pass), 0.0 (fail) or NaN (the case asserts nothing
 in that part, or it was not judged): NaN parts are left out of their metrics, never counted as
 passes. Its first value, `verdict`, is the same result as the grade Inspect's viewer colours
@@ -24,6 +30,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 # Inspect exports no way to register an object under a name of our choosing (see
@@ -37,6 +45,7 @@ from commerce_evals.cases.key_values import ToolPattern
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.sample_case import case_of
 from commerce_evals.cases.state import own_state
+from commerce_evals.core.events import Run
 from commerce_evals.core.frozen import FrozenScore
 from commerce_evals.domains.worlds import cached_world
 from commerce_evals.grading import invariants
@@ -294,54 +303,121 @@ def commerce_case(
             case, run, brief, state.metadata, domain, fixtures, poisoned,
             instructions=system_text(state.messages),
         )  # fmt: skip
-        grades = code_grades(
-            case, run, brief, state.metadata, domain, fixtures, poisoned, tools, ctx=ctx
-        )
-        code = part_values(grades)
-        judgement = await judge_case(
-            case.expected, run, judge_context, settings, dimension_evidence=_evidence(ctx, judge)
-        )
-        values = {**code, "path": with_judged_path(code["path"], judgement)}
-        values["rubric"] = judgement.value_of("rubric") if judgement else NAN
-        values["judged"] = judgement.judged if judgement and not judgement.off else NAN
-        values = ordered(values | overall_verdict(values, judgement, code))
-        failed = [g.key for g in grades if not g.passed]
-        if judgement:
-            failed.extend(judgement.failed_keys())
-        customer = reveal_record(case.customer, run) if case.customer else None
-        records = [
-            GradeRecord(key=g.key, part=g.part, passed=g.passed, reason=g.reason) for g in grades
-        ]
+        code = code_part(case, run, ctx, domain, fixtures, poisoned, tools)
+        judged = await judge_part(case, ctx, code, judge_context, settings)
         # the passing grades' records go to the store, beside the Run (score_metadata.py)
-        record_passed_grades(state, [r.model_dump(mode="json") for r in records if r.passed])
-        return FrozenScore.of(
-            Score(
-                value={VERDICT_KEY: verdict_of(values), **values},
-                answer=run.graded.reply()[:500],
-                explanation="\n".join(
-                    [
-                        verdict_line(values, grades, judgement),
-                        parts_line(values, judgement),
-                        explain(grades, rubric_notes(judgement, values)),
-                        *run.cap_notes(),
-                        *([describe_record(customer)] if customer else []),
-                    ]
-                ),
-                metadata=ScoreMetadata(
-                    failed_keys=tuple(failed),
-                    grades=tuple(r for r in records if not r.passed),
-                    passed_keys=tuple(grade_name(r) for r in records if r.passed),
-                    counterexample=state.metadata.get("counterexample"),
-                    calls_made=sum(1 for c in run.all_calls() if c.tool not in brief.turn_ending),
-                    alternative=state.metadata.get("alternative"),
-                    judge=judgement.record() if judgement else None,
-                    judge_off=not judge,
-                    customer=ConversationRecord.model_validate(customer) if customer else None,
-                ).to_metadata(),
-            )
-        )
+        record_passed_grades(state, [r.model_dump(mode="json") for r in code.records if r.passed])
+        return composed_score(state, case, run, brief, code, judged)
 
     return score
+
+
+@dataclass(frozen=True)
+class CodePart:
+    """The code graders' part of a score: every grade (keys, then invariants) and the parts'
+    values they give (outcome, path, calls)."""
+
+    grades: list[Grade]
+    values: dict[str, float]
+
+    @cached_property  # read twice: the store's passing records, the score's failed ones
+    def records(self) -> list[GradeRecord]:
+        return [
+            GradeRecord(key=g.key, part=g.part, passed=g.passed, reason=g.reason)
+            for g in self.grades
+        ]
+
+
+@dataclass(frozen=True)
+class JudgePart:
+    """The judge's part of a score: its judgement (None when the case asserts nothing judged),
+    and the values it settles (the rubric, the path with the verdicts counted under it, and
+    whether it settled every dimension)."""
+
+    judgement: CaseJudgement | None
+    values: dict[str, float]
+    off: bool = False  # `-T judge=off`: nothing judged on purpose
+
+
+def code_part(
+    case: Case,
+    run: Run,
+    ctx: GradeContext,
+    domain: str | None,
+    fixtures: str | None,
+    poisoned: bool,
+    tools: list[str] | None,
+) -> CodePart:
+    grades = code_grades(
+        case, run, ctx.brief, {}, domain, fixtures, poisoned, tools, ctx=ctx
+    )  # fmt: skip
+    return CodePart(grades, part_values(grades))
+
+
+async def judge_part(
+    case: Case, ctx: GradeContext, code: CodePart, context: str, settings: JudgeSettings
+) -> JudgePart:
+    judgement = await judge_case(
+        case.expected,
+        ctx.run,
+        context,
+        settings,
+        dimension_evidence=_evidence(ctx, settings.enabled),
+    )
+    values = {
+        "path": with_judged_path(code.values["path"], judgement),
+        "rubric": judgement.value_of("rubric") if judgement else NAN,
+        "judged": judgement.judged if judgement and not judgement.off else NAN,
+    }
+    return JudgePart(judgement, values, off=not settings.enabled)
+
+
+def verdict_values(code: CodePart, judged: JudgePart) -> dict[str, float]:
+    """The score's values: the parts the code and the judge settled, then the overall verdict
+    over them (`passed`, `passed_code`, `needs_review`), in the viewer's order."""
+    values = {**code.values, **judged.values}
+    return ordered(values | overall_verdict(values, judged.judgement, code.values))
+
+
+def composed_score(
+    state: TaskState, case: Case, run: Run, brief: DomainBrief, code: CodePart, judged: JudgePart
+) -> Score:
+    """The Score from its parts: the values and the viewer's grade, the explanation, the
+    metadata the reports read."""
+    grades, judgement = code.grades, judged.judgement
+    values = verdict_values(code, judged)
+    failed = [g.key for g in grades if not g.passed]
+    if judgement:
+        failed.extend(judgement.failed_keys())
+    customer = reveal_record(case.customer, run) if case.customer else None
+    records = code.records
+    return FrozenScore.of(
+        Score(
+            value={VERDICT_KEY: verdict_of(values), **values},
+            answer=run.graded.reply()[:500],
+            explanation="\n".join(
+                [
+                    verdict_line(values, grades, judgement),
+                    parts_line(values, judgement),
+                    explain(grades, rubric_notes(judgement, values)),
+                    *run.cap_notes(),
+                    *([describe_record(customer)] if customer else []),
+                ]
+            ),
+            metadata=ScoreMetadata(
+                failed_keys=tuple(failed),
+                grades=tuple(r for r in records if not r.passed),
+                passed_keys=tuple(grade_name(r) for r in records if r.passed),
+                not_asserted=tuple(f"{g.part}/{g.key}" for g in grades if g.vacuous),
+                counterexample=state.metadata.get("counterexample"),
+                calls_made=sum(1 for c in run.all_calls() if c.tool not in brief.turn_ending),
+                alternative=state.metadata.get("alternative"),
+                judge=judgement.record() if judgement else None,
+                judge_off=judged.off,
+                customer=ConversationRecord.model_validate(customer) if customer else None,
+            ).to_metadata(),
+        )
+    )
 
 
 def grade_context(

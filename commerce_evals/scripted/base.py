@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
+import anyio
 from inspect_ai.model import (
     ChatCompletionChoice,
     ChatMessage,
@@ -100,10 +101,13 @@ def scripted_step(script: ReplayScript, turn_index: int, round_index: int) -> Ch
 
 class ScriptedModelAPI(ModelAPI):
     """What every scripted model shares: no credentials, usage counted without a tokenizer, and
-    no -M argument but those it names in `arguments`."""
+    no -M argument but those it names in `arguments`. One that names `latency` takes
+    `-M latency=SECONDS` (in a role's `model_args` for a role model) and answers each call after
+    that long, as a real model would: the latency sweep (benchmarks/latency_sweep.py) reads it."""
 
     provider = "commerce"
     arguments: tuple[str, ...] = ()
+    latency: float = 0.0
 
     def __init__(
         self,
@@ -113,6 +117,8 @@ class ScriptedModelAPI(ModelAPI):
         config: GenerateConfig | None = None,
         **model_args: Any,
     ) -> None:
+        if "latency" in self.arguments and "latency" in model_args:
+            self.latency = seconds(model_args.pop("latency"))
         if model_args:  # an -M argument this model does not take would change nothing
             name, value = next(iter(model_args.items()))
             takes = (
@@ -124,6 +130,11 @@ class ScriptedModelAPI(ModelAPI):
                 f"-M {name}={value}: {self.provider}/{model_name} takes no argument {name!r}; {takes}"
             )
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+
+    async def wait(self) -> None:
+        """The model's latency, if it was given one."""
+        if self.latency > 0:
+            await anyio.sleep(self.latency)
 
     def output(
         self,
@@ -142,3 +153,14 @@ class ScriptedModelAPI(ModelAPI):
 
 class ScriptedModelError(InputError):
     """A scripted model name or argument that names nothing."""
+
+
+def seconds(value: Any) -> float:
+    """`-M latency=` as seconds: a number, zero or more."""
+    try:
+        latency = float(value)
+    except (TypeError, ValueError):
+        latency = -1.0
+    if not latency >= 0:
+        raise ScriptedModelError(f"-M latency={value}: a number of seconds, zero or more")
+    return latency

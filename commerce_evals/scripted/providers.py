@@ -92,6 +92,8 @@ def unknown_model(model_name: str) -> ScriptedModelError:
 
 
 class ReplayModel(ScriptedModelAPI):
+    arguments = ("latency",)
+
     def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         if model_name not in SCRIPTED_MODELS:
             raise unknown_model(model_name)
@@ -105,6 +107,7 @@ class ReplayModel(ScriptedModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         script = current_script(f"commerce/{self.model_name}", tools)
+        await self.wait()
         return self.output(input, scripted_message(script, input))
 
 
@@ -201,6 +204,7 @@ FIXED = {
 
 class ScriptedJudge(ScriptedModelAPI):
     behaviours: tuple[str, ...] = JUDGE_BEHAVIOURS
+    arguments = ("latency",)
 
     def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         behaviour = judge_behaviour(model_name)
@@ -221,6 +225,7 @@ class ScriptedJudge(ScriptedModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         prompt = input[-1].text if input else ""
+        await self.wait()
         if self.behaviour == "error":
             raise RuntimeError("scripted judge: the grader model failed")
         if self.behaviour == "slow":
@@ -257,6 +262,8 @@ class ScriptedCustomerModel(ScriptedModelAPI):
     and usage counted without a tokenizer. `customer-endless` never sends the stop signal, so
     only the turn cap ends its conversations."""
 
+    arguments = ("latency",)
+
     def __init__(self, model_name: str, *args: Any, **kwargs: Any) -> None:
         if model_name not in CUSTOMER_BEHAVIOURS:
             raise unknown_model(model_name)
@@ -271,6 +278,7 @@ class ScriptedCustomerModel(ScriptedModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         _, case = served_case(f"commerce/{self.model_name}")
+        await self.wait()
         customer = case.customer
         if customer is None:
             raise RuntimeError(
