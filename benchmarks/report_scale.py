@@ -125,14 +125,17 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         samples = build_folder(source, folder, args.samples, args.models)
         print(
             f"{samples} samples in {args.models} logs, written in "
-            f"{time.perf_counter() - started:.1f} s: {folder}"
+            f"{time.perf_counter() - started:.1f} s: {folder}",
+            flush=True,
         )
         cli = [sys.executable, "-m", "commerce_evals.cli.app"]
         figures = {"samples": float(samples)}
         compare = [*cli, "compare", str(folder), "--out", str(work / "compare")]
         gate = [*cli, "gate", str(folder), "--model", "commerce/model-1", "--set", "checkout"]
         figures["compare_s"], figures["compare_cpu_s"] = timed(compare)
+        print(f"compare: {figures['compare_s']:.1f} s ({figures['compare_cpu_s']:.1f} s CPU)")
         figures["gate_s"], figures["gate_cpu_s"] = timed(gate)
+        print(f"gate: {figures['gate_s']:.1f} s ({figures['gate_cpu_s']:.1f} s CPU)", flush=True)
         figures["read_verdicts_s"], figures["read_whole_s"] = read_times(folder)
         figures["whole_over_verdicts"] = figures["read_whole_s"] / figures["read_verdicts_s"]
         for name, value in figures.items():
