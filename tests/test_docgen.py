@@ -52,7 +52,7 @@ def test_the_figures_of_a_run_of_every_flow_are_those_of_the_reference_runs() ->
     # the explained counterexample as the README's command runs it: code-only, no grader bound
     _, explained_flow, sample_id = EXPLAINED
     [counterexample] = eval(
-        flow_task(explained_flow, counterexamples=True, judge="off"),
+        flow_task(explained_flow, counterexamples=True, judge=False),
         model="commerce/reference",
         sample_id=sample_id,
         display="none",

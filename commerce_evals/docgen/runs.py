@@ -32,7 +32,7 @@ class RunFacts:
             for flow in flows:
                 cases[flow] = scripted_run(flow_task(flow), log_dir)
                 if flow in COUNTEREXAMPLE_FLOWS:
-                    task = flow_task(flow, counterexamples=True, judge="off")
+                    task = flow_task(flow, counterexamples=True, judge=False)
                     counterexamples[flow] = scripted_run(task, log_dir, judged=False)
         return cls(cases, counterexamples)
 

@@ -24,6 +24,7 @@ from pydantic import (
     ValidationError,
     model_serializer,
 )
+from inspect_ai.util import StoreModel
 
 # The verdict's prompt fingerprint: written together, or only "fingerprint": null.
 FINGERPRINT_FIELDS = ("model", "dimension_sha", "template_sha", "config_sha", "context_sha")
@@ -109,9 +110,17 @@ class ConversationRecord(Record):
     never_asked: tuple[str, ...] = ()
 
 
-# Where the full records of a sample's passing grades live: its store, beside the Run, written
-# once by the task's cleanup (scoring/run_record.py). The score names them in `passed_keys`.
-PASSED_GRADES_KEY = "ScoreMetadata:passed_grades"
+class PassedGrades(StoreModel):
+    """The full records of a sample's passing grades, in its store beside the Run: written once
+    by the task's cleanup (scoring/run_record.py, bound like `store_as`). The score names them in
+    `passed_keys`; `ScoreMetadata.of_sample` reads them back."""
+
+    records: list[dict[str, Any]] | None = None
+
+
+# the store key PassedGrades keeps `records` under, and the one logs written before it used
+PASSED_GRADES_KEY = f"{PassedGrades.__name__}:records"
+LEGACY_PASSED_GRADES_KEY = "ScoreMetadata:passed_grades"
 
 
 def grade_name(grade: GradeRecord) -> str:
@@ -125,7 +134,7 @@ class ScoreMetadata(Record):
     Inspect keeps every score until a run ends, so the score keeps what the reports read: the
     failed grades with their reasons (`grades`), the passing ones by name (`passed_keys`, as
     `part/key`), the judge's record, and the rest below. The passing grades' full records are in
-    the sample's store (PASSED_GRADES_KEY); `of_sample` puts them back, and every report reads a
+    the sample's store (PassedGrades); `of_sample` puts them back, and every report reads a
     sample's metadata through it. In logs written before the split, `grades` holds every grade
     and `passed_keys` is empty."""
 
@@ -164,7 +173,8 @@ class ScoreMetadata(Record):
         if not self.passed_keys:
             return self
         stored = {}
-        raw = store.get(PASSED_GRADES_KEY)
+        # read tolerantly by key (a log's store is JSON): an odd record is skipped, not fatal
+        raw = store.get(PASSED_GRADES_KEY, store.get(LEGACY_PASSED_GRADES_KEY))
         for item in raw if isinstance(raw, list) else []:
             try:
                 record = GradeRecord.model_validate(item)

@@ -357,19 +357,6 @@ def tools_file_metadata(tools: str | None) -> dict[str, str]:
     return {"tools_file": tools, "tools_file_sha": file_fingerprint(Path(tools))}
 
 
-JUDGE_SWITCH = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
-
-
-def judge_switch(value: bool | str) -> bool:
-    """`-T judge=off` arrives as False (YAML) or as the string; anything else is a mistake."""
-    if isinstance(value, bool):
-        return value
-    switch = JUDGE_SWITCH.get(str(value).strip().lower())
-    if switch is None:
-        raise ValueError(f"judge={value!r}: use judge=on or judge=off")
-    return switch
-
-
 @dataclass(frozen=True)
 class FlowParts:
     """What a flow's agent meets, read and checked as a task loads: the World, the domain's agent
@@ -497,7 +484,7 @@ def flow_task(
     alternatives: bool = False,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     max_calls_per_turn: int = DEFAULT_MAX_CALLS_PER_TURN,
-    judge: bool | str = True,
+    judge: bool = True,
     shard: str | None = None,
     cases: str | None = None,
     agent: str | None = None,
@@ -526,8 +513,9 @@ def flow_task(
         max_rounds: model calls allowed per turn.
         max_calls_per_turn: tool calls run per turn; the calls past it are not run and the turn
             ends with a `call_cap` turn end that the graders and the explanation see.
-        judge: off (False) for a code-only run on purpose: no judge is called, rubric cases are
-            graded on their code parts, and the task's metadata and every report say so.
+        judge: False (`-T judge=off`, read once by the task's arguments) for a code-only run
+            on purpose: no judge is called, rubric cases are graded on their code parts, and
+            the task's metadata and every report say so.
         shard: `i/n`: only the cases of shard i of n (by a hash of the case id; see shards.py),
             so n machines can run one sweep; the metadata records every shard's size.
         cases: comma-separated case ids or shell patterns (`checkout-004-*`): only those cases,
@@ -546,7 +534,7 @@ def flow_task(
         extra_metrics: metrics over commerce_case's scores beside the flow's own (the injection
             rates, read from the code grades each score holds).
     """
-    judging = judge_switch(judge)
+    judging = judge
     parts = flow_parts(
         flow, domain, profile, dataset, fixtures, instructions, poisoned, tools, variables, locale
     )

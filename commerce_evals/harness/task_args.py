@@ -1,22 +1,18 @@
-"""Task arguments (`-T name=value`), checked when the task loads.
+"""Task arguments (`-T name=value`), checked by a pydantic model when the task loads.
 
 Inspect passes `-T` values as YAML parsed them (`-T max_rounds=abc` arrives as the text "abc") and
 drops an unknown name with a warning; neither may become a run. Every task of this package is
-decorated with `@checked_arguments` (under `@task`), which
+decorated with `@checked_arguments` (under `@task`), which validates the given arguments against
+a pydantic model of the task's parameters (extra names forbidden) and turns pydantic's first error
+into one line naming the argument: `-T max_rounds=abc: expected a whole number`.
 
-- refuses a name the task does not take, listing the names it does take;
-- checks each value against its declaration: type, allowed values, a minimum, a path that must
-  exist, a form (`shard=i/n`); and converts it (`-T max_rounds="3"` from a config file is 3);
-- refuses a name it no longer takes (RETIRED: `-T epochs`, which Inspect's `--epochs` does),
-  saying what to write instead.
+An argument's type is declared once, in ARGUMENTS, as a constrained type (a minimum, allowed
+values, a path that must exist, a form such as `shard=i/n`); an argument with no entry is checked
+by its annotation (bool, int, float, str, `X | None`, `Literal[...]`). A name a task no longer
+takes (RETIRED: `-T epochs`, which Inspect's `--epochs` does) is refused saying what to write.
 
-A declaration lives in ARGUMENTS, one entry per argument name shared by every task that takes it.
-An argument with no entry is checked by its annotation in the task's signature (bool, int, float,
-str, `X | None`, `Literal[...]` for allowed values), so a new bool or int argument needs nothing
-here; add an entry when it needs allowed values, a minimum or a path check.
-
-The seven flow tasks (commerce_evals/<flow>.py) take the same arguments, declared once as
-`FlowArguments`; `@flow_arguments` gives a flow task (`def checkout(**arguments)`) that signature,
+The seven flow tasks (commerce_evals/<flow>.py) take the same arguments, the model
+`FlowArguments`; `@flow_arguments` gives a flow task (`def checkout(**arguments)`) its signature,
 which is what Inspect reads for the task's parameters (`-T`, the log's task args).
 """
 
@@ -24,38 +20,59 @@ from __future__ import annotations
 
 import functools
 import inspect
-import re
 import types
 import typing
 from collections.abc import Callable
-from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    create_model,
+)
+from pydantic_core import ErrorDetails
 
 from commerce_evals.cases.errors import InputError
 from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.domains.locales import LOCALES
 from commerce_evals.harness.shards import canonical as canonical_shard
 
-PathKind = Literal["file", "folder", "file or folder"]
 F = TypeVar("F", bound=Callable[..., Any])
+
+# `-T` values come as YAML read them: a number where text belongs (`-T cases=12`) is that text
+CONFIG = ConfigDict(extra="forbid", coerce_numbers_to_str=True, frozen=True)
 
 
 class TaskArgumentError(InputError):
     """A `-T` argument the task does not take, or a value it cannot use."""
 
 
-@dataclass(frozen=True)
-class Argument:
-    """What one task argument accepts."""
+# ---- the constrained types an argument is declared with --------------------------------------
 
-    type: type
-    help: str = ""
-    choices: tuple[Any, ...] | None = None
-    minimum: int | float | None = None
-    path: PathKind | None = None
-    # the value's form, checked last: returns the canonical value or raises ValueError saying why
-    form: Callable[[Any], Any] | None = None
+
+def _stripped(value: Any) -> Any:
+    return value.strip() if isinstance(value, str) else value
+
+
+def _not_a_bool(problem: str) -> Callable[[Any], Any]:
+    # pydantic reads True as 1 and 1.0; a flag where a number belongs is a mistake here
+    def check(value: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValueError(problem)
+        return value
+
+    return check
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("is empty")
+    return value
 
 
 def comma_separated(value: Any) -> str:
@@ -70,31 +87,77 @@ def comma_separated(value: Any) -> str:
     return text
 
 
-# The one table of declarations: add an entry here for a new argument with allowed values, a
-# minimum or a path (a plain bool/int/str argument is checked by its annotation alone).
-ARGUMENTS: dict[str, Argument] = {
-    "dataset": Argument(str, "a case file or folder", path="file or folder"),
-    "fixtures": Argument(str, "a fixtures folder", path="folder"),
-    "instructions": Argument(str, "an agent instructions file", path="file"),
-    "poisoned": Argument(bool, "merge the eval-only poisoned fixtures"),
-    "counterexamples": Argument(bool, "run the counterexamples instead of the cases"),
-    "alternatives": Argument(bool, "run the alternative good runs instead of the cases"),
-    "judge": Argument(bool, "judge rubric cases (off: a code-only run on purpose)"),
-    "max_rounds": Argument(int, "model calls allowed per turn", minimum=1),
-    "max_calls_per_turn": Argument(int, "tool calls allowed per turn", minimum=1),
-    "cases": Argument(object, "comma-separated case ids or shell patterns", form=comma_separated),
-    "flow": Argument(str, "a flow", choices=tuple(FLOWS)),
-    "set": Argument(str, "a set of the sets file"),
-    "sets_file": Argument(str, "a sets file", path="file"),
-    "traffic": Argument(str, "a traffic file (JSON lines)", path="file"),
-    "dimensions": Argument(object, "comma-separated shared judge dimensions", form=comma_separated),
-    "judge_max_chars": Argument(int, "the judge's transcript budget", minimum=1),
-    "shard": Argument(str, "this machine's part of a sweep, i/n", form=canonical_shard),
-    "agent": Argument(str, "an Inspect agent, FILE.py@NAME (an @agent factory)"),
-    "tools": Argument(str, "a file of tool descriptions", path="file"),
-    "recorded": Argument(str, "a run file or folder (commerce-evals serve)", path="file or folder"),
-    "locale": Argument(str, "the store's language (domains/locales.py)", choices=tuple(LOCALES)),
+def _existing(kind: Literal["file", "folder", "file or folder"]) -> Callable[[str], str]:
+    def check(value: str) -> str:
+        path = Path(value)
+        if not path.exists():
+            raise ValueError(f"no such {kind}")
+        if kind == "file" and not path.is_file():
+            raise ValueError("is a folder; name a file")
+        if kind == "folder" and not path.is_dir():
+            raise ValueError("is a file; name a folder")
+        return value
+
+    return check
+
+
+def _among(choices: tuple[str, ...]) -> Callable[[str], str]:
+    def check(value: str) -> str:
+        if value not in choices:
+            raise ValueError(f"not one of {', '.join(choices)}")
+        return value
+
+    return check
+
+
+Switch = Annotated[bool, BeforeValidator(_stripped)]
+WholeNumber = Annotated[int, BeforeValidator(_not_a_bool("expected a whole number"))]
+Number = Annotated[float, BeforeValidator(_not_a_bool("expected a number"))]
+Text = Annotated[str, AfterValidator(_not_blank)]
+Names = Annotated[str, BeforeValidator(comma_separated)]
+AtLeastOne = Annotated[WholeNumber, Field(ge=1)]
+File = Annotated[Text, AfterValidator(_existing("file"))]
+Folder = Annotated[Text, AfterValidator(_existing("folder"))]
+FileOrFolder = Annotated[Text, AfterValidator(_existing("file or folder"))]
+ShardPart = Annotated[Text, AfterValidator(canonical_shard)]
+Flow = Annotated[
+    Text, AfterValidator(_among(tuple(FLOWS))), Field(json_schema_extra={"choices": list(FLOWS)})
+]
+Locale = Annotated[
+    Text,
+    AfterValidator(_among(tuple(LOCALES))),
+    Field(json_schema_extra={"choices": list(LOCALES)}),
+]
+
+# The one table of declarations, shared by every task that takes the argument: add an entry for
+# a new argument with allowed values, a minimum or a path (a plain bool/int/str argument is
+# checked by its annotation alone). The description is what "needs a value" names.
+ARGUMENTS: dict[str, tuple[Any, str]] = {
+    "dataset": (FileOrFolder, "a case file or folder"),
+    "fixtures": (Folder, "a fixtures folder"),
+    "instructions": (File, "an agent instructions file"),
+    "poisoned": (Switch, "merge the eval-only poisoned fixtures"),
+    "counterexamples": (Switch, "run the counterexamples instead of the cases"),
+    "alternatives": (Switch, "run the alternative good runs instead of the cases"),
+    "judge": (Switch, "judge rubric cases (off: a code-only run on purpose)"),
+    "max_rounds": (AtLeastOne, "model calls allowed per turn"),
+    "max_calls_per_turn": (AtLeastOne, "tool calls allowed per turn"),
+    "cases": (Names, "comma-separated case ids or shell patterns"),
+    "flow": (Flow, "a flow"),
+    "set": (Text, "a set of the sets file"),
+    "sets_file": (File, "a sets file"),
+    "traffic": (File, "a traffic file (JSON lines)"),
+    "dimensions": (Names, "comma-separated shared judge dimensions"),
+    "judge_max_chars": (AtLeastOne, "the judge's transcript budget"),
+    "shard": (ShardPart, "this machine's part of a sweep, i/n"),
+    "agent": (Text, "an Inspect agent, FILE.py@NAME (an @agent factory)"),
+    "tools": (File, "a file of tool descriptions"),
+    "recorded": (FileOrFolder, "a run file or folder (commerce-evals serve)"),
+    "locale": (Locale, "the store's language (domains/locales.py)"),
 }
+
+# an undeclared argument's plain annotation, read as the same constrained types
+PLAIN: dict[Any, Any] = {bool: Switch, int: WholeNumber, float: Number, str: Text}
 
 # model calls allowed per turn when a task is not told (the solver's default too)
 DEFAULT_MAX_ROUNDS = 12
@@ -112,208 +175,215 @@ RETIRED: dict[str, Callable[[Any], str]] = {
     ),
 }
 
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
-_INTEGER = re.compile(r"^[+-]?\d+$")
-
 
 def _shown(value: Any) -> str:
     # a value with a newline or a control character is shown quoted, so the message stays one line
-    text = value if isinstance(value, str) and value.isprintable() else repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    shown = value if isinstance(value, str) and value.isprintable() else repr(value)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
-def from_annotation(annotation: Any) -> tuple[Argument, bool]:
-    """(declaration, whether None is allowed) read from a parameter's annotation."""
-    optional = False
-    origin = typing.get_origin(annotation)
-    if origin in (typing.Union, types.UnionType):
-        members = [a for a in typing.get_args(annotation) if a is not type(None)]
-        optional = len(members) < len(typing.get_args(annotation))
-        annotation = members[0] if len(members) == 1 else Any
-        origin = typing.get_origin(annotation)
-    if origin is Literal:
-        choices = typing.get_args(annotation)
-        return Argument(type(choices[0]), choices=choices), optional
-    if annotation in (bool, int, float, str):
-        return Argument(annotation), optional
-    return Argument(object), optional
+# ---- the models ------------------------------------------------------------------------------
 
 
-def check_value(name: str, value: Any, argument: Argument, optional: bool) -> Any:
-    """The value converted to the declared type; a TaskArgumentError naming it otherwise."""
+class FlowArguments(BaseModel):
+    """The arguments every flow task takes (`inspect eval commerce_evals/<flow>.py -T name=value`);
+    what each does is in flow_task()'s docstring (commerce_evals/harness/flow_task.py). Each
+    field's type is its ARGUMENTS declaration (a test holds them equal)."""
 
-    def fail(problem: str) -> TaskArgumentError:
-        return TaskArgumentError(f"-T {name}={_shown(value)}: {problem}")
+    model_config = CONFIG
 
-    if value is None:
-        if optional:
-            return None
-        raise fail(f"needs a value ({argument.help or argument.type.__name__})")
-    kind = argument.type
-    if kind is bool:
-        if isinstance(value, bool):
-            converted: Any = value
-        elif isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-            converted = value.strip().lower() in _TRUE
-        else:
-            raise fail("expected true or false")
-    elif kind is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            converted = value
-        elif isinstance(value, str) and _INTEGER.match(value.strip()):
-            converted = int(value.strip())
-        else:
-            raise fail("expected a whole number")
-    elif kind is float:
-        try:
-            if isinstance(value, bool):
-                raise ValueError
-            converted = float(value)
-        except (TypeError, ValueError):
-            raise fail("expected a number") from None
-    elif kind is str:
-        if isinstance(value, bool) or not isinstance(value, str | int | float):
-            raise fail("expected text")
-        converted = str(value)
-        if not converted.strip():
-            raise fail("is empty")
+    dataset: FileOrFolder | None = None
+    fixtures: Folder | None = None
+    instructions: File | None = None
+    # None: the flow's own default (FLOWS[flow].poisoned)
+    poisoned: Switch | None = None
+    counterexamples: Switch = False
+    alternatives: Switch = False
+    max_rounds: AtLeastOne = DEFAULT_MAX_ROUNDS
+    max_calls_per_turn: AtLeastOne = DEFAULT_MAX_CALLS_PER_TURN
+    judge: Switch = True
+    shard: ShardPart | None = None
+    # comma-separated case ids or shell patterns: only these cases (and their variants)
+    cases: Names | None = None
+    # FILE.py@NAME: an Inspect @agent answers each user turn instead of the built-in loop
+    agent: Text | None = None
+    # a file of the team's own tool descriptions (harness/tool_descriptions.py)
+    tools: File | None = None
+    # run files an agent outside Inspect made (commerce-evals serve): grade them, run nothing
+    recorded: FileOrFolder | None = None
+    # the store's language: its fixtures, cases, instructions and tool descriptions
+    locale: Locale = "en"
+
+
+def _declared(name: str, annotation: Any, default: Any) -> Any:
+    """A written parameter's type in the model: its ARGUMENTS declaration, else its annotation
+    with plain types constrained; `| None` kept, and added when the default is None."""
+    members = [annotation]
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        members = list(typing.get_args(annotation))
+    optional = type(None) in members or default is None
+    kept = [m for m in members if m is not type(None)]
+    if name in ARGUMENTS:
+        declared = ARGUMENTS[name][0]
+    elif len(kept) == 1:
+        declared = PLAIN.get(kept[0], kept[0])
     else:
-        converted = value
-    if argument.minimum is not None and converted < argument.minimum:
-        raise fail(f"must be at least {argument.minimum}")
-    if argument.choices is not None and converted not in argument.choices:
-        raise fail(f"not one of {', '.join(map(str, argument.choices))}")
-    if argument.path is not None:
-        path = Path(converted)
-        if not path.exists():
-            raise fail(f"no such {argument.path}")
-        if argument.path == "file" and not path.is_file():
-            raise fail("is a folder; name a file")
-        if argument.path == "folder" and not path.is_dir():
-            raise fail("is a file; name a folder")
-    if argument.form is not None:
-        try:
-            converted = argument.form(converted)
-        except ValueError as err:
-            raise fail(str(err)) from None
-    return converted
+        declared = typing.Union[tuple(PLAIN.get(m, m) for m in kept)]  # noqa: UP007
+    return declared | None if optional else declared
 
 
-def _annotation(param: inspect.Parameter, hints: dict[str, Any]) -> Any:
-    # a signature built in code (FlowArguments) carries types; a written one may carry strings
-    if param.annotation is param.empty or isinstance(param.annotation, str):
-        return hints.get(param.name, Any)
-    return param.annotation
+def arguments_model(function: Callable[..., Any]) -> type[BaseModel]:
+    """A pydantic model of a written task signature: one field per parameter (required when it
+    has no default), unknown names forbidden."""
+    hints = typing.get_type_hints(function)
+    fields: dict[str, Any] = {}
+    for name, param in inspect.signature(function).parameters.items():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        default = ... if param.default is param.empty else param.default
+        fields[name] = (_declared(name, hints.get(name, Any), param.default), default)
+    model: type[BaseModel] = create_model(
+        f"{function.__name__}_arguments", __config__=CONFIG, **fields
+    )
+    return model
+
+
+# ---- pydantic's first error as one line --------------------------------------------------------
+
+_TYPE_PROBLEMS = {
+    "bool": "expected true or false",
+    "int": "expected a whole number",
+    "float": "expected a number",
+    "string": "expected text",
+}
+
+
+def _help(model: type[BaseModel], name: str) -> str:
+    declared = ARGUMENTS.get(name)
+    if declared:
+        return declared[1]
+    annotation = model.model_fields[name].annotation
+    return getattr(annotation, "__name__", "a value")
+
+
+def _choices(name: str) -> list[str]:
+    extra = ARGUMENTS.get(name, (None,))[0]
+    for meta in typing.get_args(extra)[1:] if extra is not None else ():
+        schema_extra = getattr(meta, "json_schema_extra", None)
+        if isinstance(schema_extra, dict):
+            return list(schema_extra.get("choices") or [])
+    return []
+
+
+def _line(task: str, model: type[BaseModel], error: ErrorDetails, given: dict[str, Any]) -> str:
+    name = str(error["loc"][0])
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        return (
+            f"-T {name}: task {task} takes no argument {name!r}; "
+            f"its arguments: {', '.join(model.model_fields)}"
+        )
+    if kind == "missing":
+        choices = _choices(name)
+        among = f": one of {', '.join(choices)}" if choices else ""
+        return f"-T {name}: missing; task {task} needs -T {name}=<value>{among}"
+    value = given.get(name)
+    if value is None:
+        problem = f"needs a value ({_help(model, name)})"
+    elif kind == "value_error":
+        problem = str(error.get("ctx", {}).get("error", error["msg"]))
+    elif kind == "greater_than_equal":
+        problem = f"must be at least {error.get('ctx', {}).get('ge')}"
+    else:
+        problem = _TYPE_PROBLEMS.get(kind.split("_")[0], error["msg"])
+    return f"-T {name}={_shown(value)}: {problem}"
+
+
+def _first(errors: list[ErrorDetails]) -> ErrorDetails:
+    # an unknown name first (sorted), then a missing one, then a value, in the parameters' order
+    rank = {"extra_forbidden": 0, "missing": 1}
+    ordered = sorted(
+        enumerate(errors),
+        key=lambda item: (
+            rank.get(item[1]["type"], 2),
+            str(item[1]["loc"][0]) if item[1]["type"] == "extra_forbidden" else "",
+            item[0],
+        ),
+    )
+    return ordered[0][1]
+
+
+def validated(task: str, model: type[BaseModel], given: dict[str, Any]) -> BaseModel:
+    """The given arguments as the model; a TaskArgumentError of one line otherwise."""
+    retired = sorted(k for k in given if k in RETIRED and k not in model.model_fields)
+    if retired:
+        value = given[retired[0]]
+        raise TaskArgumentError(f"-T {retired[0]}={_shown(value)}: {RETIRED[retired[0]](value)}")
+    try:
+        return model.model_validate(given)
+    except ValidationError as err:
+        raise TaskArgumentError(_line(task, model, _first(err.errors()), given)) from None
+
+
+# ---- the decorators -----------------------------------------------------------------------------
+
+
+def _with_unknown_names(
+    wrapper: Callable[..., Any], parameters: list[inspect.Parameter], returns: Any
+) -> None:
+    # A **kwargs parameter makes Inspect pass every -T name through, so an unknown one reaches
+    # the model instead of being dropped with a warning.
+    extra = inspect.Parameter("unknown_arguments", inspect.Parameter.VAR_KEYWORD)
+    wrapper.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [*parameters, extra], return_annotation=returns
+    )
 
 
 def checked_arguments(function: F) -> F:
-    """Check a task's arguments when it loads (put it under `@task`)."""
+    """Check a task's arguments when it loads (put it under `@task`): the task receives the
+    arguments given, validated and converted; the others keep the task's defaults."""
     signature = inspect.signature(function)
-    hints = typing.get_type_hints(function)
-    params = {
-        name: param
-        for name, param in signature.parameters.items()
-        if param.kind not in (param.VAR_POSITIONAL, param.VAR_KEYWORD)
-    }
-    declarations: dict[str, tuple[Argument, bool]] = {}
-    for name, param in params.items():
-        annotated, optional = from_annotation(_annotation(param, hints))
-        declared = ARGUMENTS.get(name, annotated)
-        declarations[name] = (declared, optional or param.default is None)
-    task_name = function.__name__
+    params = [
+        p for p in signature.parameters.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    model = arguments_model(function)
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        kwargs = {**dict(zip(params, args, strict=False)), **kwargs}
-        retired = sorted(k for k in kwargs if k in RETIRED and k not in params)
-        if retired:
-            value = kwargs[retired[0]]
-            raise TaskArgumentError(
-                f"-T {retired[0]}={_shown(value)}: {RETIRED[retired[0]](value)}"
-            )
-        unknown = sorted(k for k in kwargs if k not in params)
-        if unknown:
-            raise TaskArgumentError(
-                f"-T {unknown[0]}: task {task_name} takes no argument {unknown[0]!r}; "
-                f"its arguments: {', '.join(params)}"
-            )
-        missing = [n for n, p in params.items() if p.default is p.empty and n not in kwargs]
-        if missing:
-            choices = declarations[missing[0]][0].choices
-            among = f": one of {', '.join(map(str, choices))}" if choices else ""
-            raise TaskArgumentError(
-                f"-T {missing[0]}: missing; task {task_name} needs -T {missing[0]}=<value>{among}"
-            )
-        checked = {k: check_value(k, v, *declarations[k]) for k, v in kwargs.items()}
-        return function(**checked)
+        given = {**dict(zip((p.name for p in params), args, strict=False)), **kwargs}
+        checked = validated(function.__name__, model, given)
+        return function(**{name: getattr(checked, name) for name in given})
 
-    # A **kwargs parameter makes Inspect pass every -T name through, so an unknown one reaches
-    # the check above instead of being dropped with a warning.
-    extra = inspect.Parameter("unknown_arguments", inspect.Parameter.VAR_KEYWORD)
-    wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=[*params.values(), extra]
-    )
+    _with_unknown_names(wrapper, params, signature.return_annotation)
     return wrapper  # type: ignore[return-value]
-
-
-@dataclass(frozen=True)
-class FlowArguments:
-    """The arguments every flow task takes (`inspect eval commerce_evals/<flow>.py -T name=value`);
-    what each does is in flow_task()'s docstring (commerce_evals/harness/flow_task.py)."""
-
-    dataset: str | None = None
-    fixtures: str | None = None
-    instructions: str | None = None
-    # None: the flow's own default (FLOWS[flow].poisoned)
-    poisoned: bool | None = None
-    counterexamples: bool = False
-    alternatives: bool = False
-    max_rounds: int = DEFAULT_MAX_ROUNDS
-    max_calls_per_turn: int = DEFAULT_MAX_CALLS_PER_TURN
-    judge: bool | str = True
-    shard: str | None = None
-    # comma-separated case ids or shell patterns: only these cases (and their variants)
-    cases: str | None = None
-    # FILE.py@NAME: an Inspect @agent answers each user turn instead of the built-in loop
-    agent: str | None = None
-    # a file of the team's own tool descriptions (harness/tool_descriptions.py)
-    tools: str | None = None
-    # run files an agent outside Inspect made (commerce-evals serve): grade them, run nothing
-    recorded: str | None = None
-    # the store's language: its fixtures, cases, instructions and tool descriptions
-    locale: str = "en"
 
 
 def flow_signature() -> inspect.Signature:
     """FlowArguments as a task signature: keyword parameters with their types and defaults."""
-    hints = typing.get_type_hints(FlowArguments)
-    parameters = []
-    for field in fields(FlowArguments):
-        assert field.default is not MISSING, field.name  # every task argument is optional
-        parameters.append(
+    return inspect.Signature(
+        [
             inspect.Parameter(
-                field.name,
+                name,
                 inspect.Parameter.POSITIONAL_OR_KEYWORD,
                 default=field.default,
-                annotation=hints[field.name],
+                annotation=field.annotation,
             )
-        )
-    return inspect.Signature(parameters)
+            for name, field in FlowArguments.model_fields.items()
+        ]
+    )
 
 
 def flow_arguments(function: F) -> F:
     """Give a flow task (`def <flow>(**arguments: Any) -> Task`) the FlowArguments signature and
     check its arguments when it loads (put it under `@task`). The task receives every argument,
     the ones not given at their defaults."""
-    signature = flow_signature()
-    defaults = {name: param.default for name, param in signature.parameters.items()}
+    params = list(flow_signature().parameters.values())
 
     @functools.wraps(function)
-    def with_defaults(**arguments: Any) -> Any:
-        return function(**{**defaults, **arguments})
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        given = {**dict(zip((p.name for p in params), args, strict=False)), **kwargs}
+        checked = validated(function.__name__, FlowArguments, given)
+        return function(**dict(checked))
 
-    with_defaults.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        return_annotation=inspect.signature(function).return_annotation
-    )
-    return checked_arguments(with_defaults)  # type: ignore[return-value]
+    _with_unknown_names(wrapper, params, inspect.signature(function).return_annotation)
+    return wrapper  # type: ignore[return-value]

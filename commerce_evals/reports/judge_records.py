@@ -53,7 +53,7 @@ def read_log(path: Path | str) -> EvalLog:
 def read_sample_logs(locations: Sequence[Path | str]) -> list[tuple[str, EvalLog]]:
     """Every log named or under a named folder or URL (one per task, model and arguments, so a
     sweep's shards are all read), each with its samples."""
-    return [(path, _with_samples(path, log)) for path, log in read_logs(locations)]
+    return [(path, _with_samples(path, log)) for path, log in read_logs(locations, whole=True)]
 
 
 def case_score(sample: EvalSample) -> Score | None:

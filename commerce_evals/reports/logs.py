@@ -389,12 +389,22 @@ def latest_per_run(logs: list[tuple[Location, EvalLog]]) -> list[tuple[Location,
     return sorted(kept, key=lambda item: (item[1].eval.model, item[1].eval.task, str(item[0])))
 
 
-def read_log(path: Path | Location, header_only: bool = False) -> EvalLog:
-    """One log, local or at a URL; a file that is not a readable Inspect log (zero bytes,
-    truncated, corrupt, another kind of file, no permission) is a LogReadError naming it, never
-    a traceback."""
+# What a report of verdicts does not read of a sample: the transcript, the store and the output
+# are most of a sample's bytes and none of its verdict (id, epoch, metadata, scores, error and
+# usage are what the reports read). Inspect skips them while parsing (`exclude_fields`).
+TRANSCRIPT_FIELDS = frozenset({"messages", "events", "store", "attachments", "output"})
+
+
+def read_log(
+    path: Path | Location, header_only: bool = False, exclude: frozenset[str] = frozenset()
+) -> EvalLog:
+    """One log, local or at a URL, without the sample fields in `exclude`; a file that is not a
+    readable Inspect log (zero bytes, truncated, corrupt, another kind of file, no permission)
+    is a LogReadError naming it, never a traceback."""
     try:
-        return read_eval_log(os.fspath(path), header_only=header_only)
+        return read_eval_log(
+            os.fspath(path), header_only=header_only, exclude_fields=set(exclude) or None
+        )
     except Exception as err:  # Inspect raises many kinds (zip, JSON, pydantic, OS errors)
         detail = " ".join(str(err).split())[:200] or type(err).__name__
         local = None if is_url(os.fspath(path)) else Path(path)
@@ -410,10 +420,12 @@ def read_logs(
     latest: bool = True,
     scorers: Sequence[str] = VERDICT_SCORERS,
     case_runs: bool = False,
+    whole: bool = False,
 ) -> list[tuple[Location, EvalLog]]:
-    """Logs with their samples; with `latest`, one per (task, model, arguments). Every log
-    must be of a task scored by one of `scorers` (check_verdicts), and with `case_runs` a run
-    of the cases themselves (check_case_runs: the reports over an agent's runs)."""
+    """Logs with their samples' verdicts (`whole`: with their transcripts and stores too); with
+    `latest`, one per (task, model, arguments). Every log must be of a task scored by one of
+    `scorers` (check_verdicts), and with `case_runs` a run of the cases themselves
+    (check_case_runs: the reports over an agent's runs)."""
     files = log_files(paths)
     headers = [(path, read_log(path, header_only=True)) for path in files]
     for path, header in headers:
@@ -422,7 +434,8 @@ def read_logs(
             check_case_runs(path, header)
     if latest:
         headers = latest_per_run(headers)
-    return [(path, read_log(path)) for path, _ in headers]
+    exclude = frozenset() if whole else TRANSCRIPT_FIELDS
+    return [(path, read_log(path, exclude=exclude)) for path, _ in headers]
 
 
 def sorted_samples(log: EvalLog) -> list[EvalSample]:

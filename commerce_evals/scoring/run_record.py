@@ -18,17 +18,19 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import Store, StoreModel
 
 from commerce_evals.core.events import Run
-from commerce_evals.grading.score_metadata import PASSED_GRADES_KEY
+from commerce_evals.grading.score_metadata import PassedGrades
 
 
 class RunRecord(StoreModel):
-    """The Run in a sample's store, as logged (see `Run.as_logged`). Read a log's Run whole with
-    `logged_run(sample.store)`."""
+    """The Run in a sample's store, as logged (see `Run.as_logged`), written and read through
+    this model (`store_as`). Read a log's Run whole with `logged_run(sample.store)`."""
 
     run: Run | None = None
 
 
-RUN_KEY = "RunRecord:run"  # where RunRecord keeps its `run` field in the store
+# the store key RunRecord keeps `run` under: every log since the Run was first stored used it, so
+# logs written before the model was the way in read the same
+RUN_KEY = f"{RunRecord.__name__}:run"
 
 # Keyed by the TaskState object, which Inspect hands to the solver, the scorers and the cleanup
 # alike; weak, so a sample that ends without its cleanup (cancelled) leaves nothing behind.
@@ -63,19 +65,24 @@ def recorded_run(state: TaskState) -> Run | None:
 def logged_run(store: Store | Mapping[str, Any]) -> Run | None:
     """The Run a sample's store holds, with every `start` table back (the log keeps a table that
     did not change once, in `end`), so a Run read from a log equals the Run the scorers read."""
-    value = store.get(RUN_KEY)
-    if value is None:
-        return None
-    run = value if isinstance(value, Run) else Run.model_validate(value)
-    return run.with_start()
+    run = stored_record(store).run
+    return run.with_start() if run is not None else None
+
+
+def stored_record(store: Store | Mapping[str, Any]) -> RunRecord:
+    """RunRecord over a store, detached as `EvalSample.store_as` makes it: reading writes
+    nothing into the store (a log's sample store is a plain dict; a live one is not touched)."""
+    prefix = f"{RunRecord.__name__}:"
+    fields = {k.removeprefix(prefix): v for k, v in store.items() if k.startswith(prefix)}
+    return RunRecord.model_validate({**fields, "store": Store()})
 
 
 async def keep_run(state: TaskState) -> None:
     """The task's cleanup: the Run, and the records of the passing grades, into the sample's
-    store, which the log keeps."""
+    store through their store models, which the log keeps."""
     run = _RUNNING.pop(state, None)
     if run is not None:
-        state.store.set(RUN_KEY, run.as_logged())
+        RunRecord(store=state.store).run = run.as_logged()
     grades = _PASSED_GRADES.pop(state, None)
     if grades is not None:
-        state.store.set(PASSED_GRADES_KEY, grades)
+        PassedGrades(store=state.store).records = grades

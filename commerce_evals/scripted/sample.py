@@ -29,7 +29,7 @@ from commerce_evals.cases.model import Case
 from commerce_evals.cases.sample_case import JUDGED_PARTS, known_bad_keys
 from commerce_evals.cases.scripts import ScriptedTurn
 from commerce_evals.domains import WORLDS
-from commerce_evals.domains.worlds import cached_world
+from commerce_evals.cases.sample_case import JUDGED_PARTS, known_bad_keys
 
 
 @dataclass(frozen=True)
@@ -100,11 +100,12 @@ def variant(sample: Sample) -> str | None:
 
 @lru_cache(maxsize=1)
 def _turn_ending_tools() -> frozenset[str]:
-    """Every tool that ends the agent's turn, over every domain's agents."""
+    """Every tool that ends the agent's turn, over every domain's agents: read from the tools'
+    declarations (each World class's `agents`), so no World's fixtures are loaded for it."""
     ending: set[str] = set()
     continuing: set[str] = set()
-    for domain in WORLDS:
-        for profile in cached_world(domain, None, True).agents.values():
+    for world in WORLDS.values():
+        for profile in world.agents.values():
             brief = profile.brief()
             ending |= brief.turn_ending
             continuing |= {t.name for t in profile.tools} - brief.turn_ending
