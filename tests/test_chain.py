@@ -133,7 +133,12 @@ def test_flow_task_refuses_a_cycle_at_load(tmp_path: Path) -> None:
     path = write_cases(tmp_path, cases)
     with pytest.raises(CaseFileError, match=r"state\.after: cycle"):
         flow_task(
-            "chain", domain="shop", profile="shopper", dataset=str(path), fixtures=str(MINI_SHOP)
+            "chain",
+            domain="shop",
+            profile="shopper",
+            dataset=str(path),
+            fixtures=str(MINI_SHOP),
+            poisoned=False,
         )
 
 

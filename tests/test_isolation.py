@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 
 from commerce_evals.domains.shop.world import ShopWorld
@@ -109,5 +110,6 @@ def test_carts_and_memory_do_not_leak(tmp_path: Path) -> None:
     run_all(tmp_path, "shopper", shopper_case)
 
 
+@pytest.mark.slow  # the same check as the carts' above, over the merchant's queues
 def test_staged_queues_do_not_leak(tmp_path: Path) -> None:
     run_all(tmp_path, "merchant", merchant_case)

@@ -8,9 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parent.parent
 
 
+@pytest.mark.slow  # a benchmark end to end; test_benchmark_scripts loads it in the fast tier
 def test_the_latency_sweep_prints_a_ratio_per_flow() -> None:
     done = subprocess.run(
         [

@@ -39,6 +39,7 @@ def bridged_log(flow: str, **args: object) -> EvalLog:
     return log
 
 
+@pytest.mark.slow  # every support case through the SDK: the conversations below show the bridge
 def test_the_sdk_agent_gives_the_built_in_verdict_and_run_on_every_support_case() -> None:
     log = bridged_log("support")
     assert len(log.samples or []) == 59
@@ -48,7 +49,11 @@ def test_the_sdk_agent_gives_the_built_in_verdict_and_run_on_every_support_case(
     assert log.stats.model_usage["commerce/reference"].input_tokens > 0
 
 
-@pytest.mark.parametrize("flow", BRIDGED_FLOWS)
+# one flow in the fast tier, the rest in the slow one
+@pytest.mark.parametrize(
+    "flow",
+    [BRIDGED_FLOWS[0], *(pytest.param(f, marks=pytest.mark.slow) for f in BRIDGED_FLOWS[1:])],
+)
 def test_the_sdk_agent_gives_the_built_in_verdict_and_run_on_a_conversation(flow: str) -> None:
     case = conversation_case(flow)
     log = bridged_log(flow, cases=case)

@@ -17,7 +17,7 @@ from tests.openai_stub import OpenAIStub
 FLOW = "dealer"  # blocked writes, errors and NEEDS_PERSON answers all cross the wire
 
 
-@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("stream", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_flow_passes_through_the_openai_api_provider_as_under_reference(
     stream: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:

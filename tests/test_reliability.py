@@ -60,6 +60,7 @@ def test_endless_tool_calls_stop_at_the_exact_cap(cap: int) -> None:
         assert len(model_calls) == cap * len(run.turns), sample.id
 
 
+@pytest.mark.slow  # megabytes of tool output through a whole eval
 def test_huge_outputs_are_recorded_and_scored() -> None:
     for sample, run in runs(run_chaos("huge")):
         assert len(run.graded.reply()) >= 1_000_000

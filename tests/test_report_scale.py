@@ -6,10 +6,13 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parent.parent
 OLD_LOG = ROOT / "tests" / "data" / "old_logs" / "checkout-before-verdict.eval"
 
 
+@pytest.mark.slow  # a benchmark end to end; test_benchmark_scripts loads it in the fast tier
 def test_report_scale_runs_on_a_tiny_folder(tmp_path: Path) -> None:
     spec = importlib.util.spec_from_file_location(
         "report_scale", ROOT / "benchmarks" / "report_scale.py"

@@ -84,6 +84,7 @@ def regression_ids() -> set[str]:
     }
 
 
+@pytest.mark.slow  # the whole regression set with its epochs
 def test_the_regression_set_runs_as_one_command_with_its_epochs() -> None:
     logs = [read_eval_log(str(p)) for p in log_files([regression_dir()])]
     regression = load_sets().get("regression")
@@ -100,6 +101,7 @@ def test_the_regression_set_runs_as_one_command_with_its_epochs() -> None:
     assert ran, "the regression set selects some case"
 
 
+@pytest.mark.slow  # reads the regression set's run above
 def test_the_gate_reads_the_set_from_the_logs_and_passes_the_reference_run() -> None:
     result = CliRunner().invoke(app, ["gate", str(regression_dir())])
     assert result.exit_code == 0, result.output
@@ -107,6 +109,7 @@ def test_the_gate_reads_the_set_from_the_logs_and_passes_the_reference_run() -> 
     assert "GATE PASSED" in result.output
 
 
+@pytest.mark.slow  # reads the regression set's run above
 def test_the_regression_set_runs_all_nine_seed_001_tasks() -> None:
     """Seed 001: "run them again after any change to the agent's instructions, its model or its
     tools": every one of its nine tasks, whatever its priority, is in the regression set."""

@@ -48,6 +48,7 @@ def _eval(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # a fresh interpreter in a copied clone
 def test_the_registered_name_runs_in_a_clone_root_under_python_m(clone: Path) -> None:
     logs = clone / "logs"
     done = _eval(

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from inspect_ai.scorer import Score
+from inspect_ai.util import StoreModel
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -24,7 +25,6 @@ from pydantic import (
     ValidationError,
     model_serializer,
 )
-from inspect_ai.util import StoreModel
 
 # The verdict's prompt fingerprint: written together, or only "fingerprint": null.
 FINGERPRINT_FIELDS = ("model", "dimension_sha", "template_sha", "config_sha", "context_sha")

@@ -29,7 +29,6 @@ from commerce_evals.cases.model import Case
 from commerce_evals.cases.sample_case import JUDGED_PARTS, known_bad_keys
 from commerce_evals.cases.scripts import ScriptedTurn
 from commerce_evals.domains import WORLDS
-from commerce_evals.cases.sample_case import JUDGED_PARTS, known_bad_keys
 
 
 @dataclass(frozen=True)
