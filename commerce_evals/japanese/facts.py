@@ -71,7 +71,8 @@ def parse_date(span: str) -> date | None:
         era_year = 1 if m.group("ey") == "元" else int(m.group("ey"))
         year_text = str(_ERA[m.group("era")] + era_year)
     text = f"{year_text}年{month}月{day}日" if year_text else f"{month}月{day}日"
-    parsed = dateparser.parse(
+    # dateparser has no type information: say what it returns
+    parsed: datetime | None = dateparser.parse(
         text,
         languages=["ja"],
         settings={"DATE_ORDER": "MDY", "PREFER_DAY_OF_MONTH": "first",
