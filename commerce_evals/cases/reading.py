@@ -76,22 +76,23 @@ def _too_deep(where: str, line: int | None = None) -> ReadError:
     return ReadError(f"{where}: nested deeper than {MAX_DEPTH} levels{at}; flatten the data")
 
 
-class _LimitedLoader(yaml.SafeLoader):
-    """SafeLoader that refuses nesting deeper than MAX_DEPTH while composing."""
+_OPENS = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_CLOSES = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
-    def __init__(self, stream: str, where: str) -> None:
-        super().__init__(stream)
-        self._where = where
-        self._depth = 0
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        self._depth += 1
-        try:
-            if self._depth > MAX_DEPTH:
-                raise _too_deep(self._where, self.peek_event().start_mark.line + 1)
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
+def _check_depth(text: str, where: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH before the tree is built: libyaml's parser reads the
+    events without recursion, but the composer recurses per level and would crash on a deep
+    enough document instead of raising."""
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+        if isinstance(event, _CLOSES):
+            depth -= 1
+            continue
+        if isinstance(event, yaml.NodeEvent) and depth + 1 > MAX_DEPTH:
+            raise _too_deep(where, event.start_mark.line + 1)
+        if isinstance(event, _OPENS):
+            depth += 1
 
 
 def _expanded_size(root: yaml.Node, where: str) -> int:
@@ -138,21 +139,39 @@ def _yaml_problem(err: yaml.YAMLError) -> str:
 
 
 def compose_yaml(text: str, where: str) -> yaml.Node | None:
-    """The document's node tree, within the depth and alias limits (None for an empty file)."""
-    loader: _LimitedLoader | None = None
+    """The document's node tree, within the depth and alias limits (None for an empty file).
+    Composed by libyaml (a case file is read by every task that runs its flow)."""
+    loader: yaml.CSafeLoader | None = None
     try:
-        loader = _LimitedLoader(text, where)  # the reader checks the characters already
+        _check_depth(text, where)
+        loader = yaml.CSafeLoader(text)  # the reader checks the characters already
         root = loader.get_single_node()
         if root is not None:
             _expanded_size(root, where)
         return root
     except yaml.YAMLError as err:
-        raise ReadError(f"{where}: not valid YAML: {_yaml_problem(err)}") from err
+        raise ReadError(
+            f"{where}: not valid YAML: {_python_problem(text) or _yaml_problem(err)}"
+        ) from err
     except RecursionError as err:
         raise _too_deep(where) from err
     finally:
         if loader is not None:
             loader.dispose()
+
+
+def _python_problem(text: str) -> str | None:
+    """PyYAML's own parser's account of a document libyaml refused: it says what it expected
+    and what it found ("expected the node content, but found '<stream end>'") where libyaml
+    says less. Run only on a refused document (within the depth limit already)."""
+    loader = yaml.SafeLoader(text)
+    try:
+        loader.get_single_node()
+    except yaml.YAMLError as err:
+        return _yaml_problem(err)
+    finally:
+        loader.dispose()
+    return None
 
 
 FLOAT_TAG = "tag:yaml.org,2002:float"
