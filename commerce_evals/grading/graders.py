@@ -15,6 +15,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from commerce_evals.cases.asking import EMPTY_LEXICON, Lexicon
@@ -56,6 +57,7 @@ from commerce_evals.grading.literals import matches_said, mentions_literal, says
 from commerce_evals.grading.matching import any_row_matches, matches
 from commerce_evals.grading.parts import CodePart
 from commerce_evals.grading.reasons import clipped, quoted_list
+from commerce_evals.grading.records import Records, run_records
 
 if TYPE_CHECKING:
     # generated from the declarations below (keys.py), so only named here
@@ -140,6 +142,11 @@ class GradeContext:
 
     def confirmed(self, turn: int) -> frozenset[str]:
         return self.confirms[turn] if turn < len(self.confirms) else frozenset()
+
+    @cached_property
+    def records(self) -> Records:
+        """The records of the run (records.run_records), read once for every grader of it."""
+        return run_records(self.run, self.shown)
 
 
 Verdict = tuple[bool, str] | tuple[bool, str, bool]

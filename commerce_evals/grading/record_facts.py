@@ -47,7 +47,7 @@ from commerce_evals.facts import (
 from commerce_evals.grading.ja import record_facts as ja_records
 from commerce_evals.grading.keyspec import expected_key
 from commerce_evals.grading.reasons import clipped
-from commerce_evals.grading.records import Record, Records, Reference, run_records
+from commerce_evals.grading.records import Record, Records, Reference
 from commerce_evals.grading.statuses import StatusPhrase, holds, phrases
 from commerce_evals.japanese.text import is_japanese
 
@@ -1243,7 +1243,7 @@ def _measured(sentence: str, end: int) -> bool:
 def untied_values(ctx: GradeContext) -> list[str]:
     """The amounts, dates, percents and spans the replies and notes state that records_agree
     tied to no record: code could not check them against one."""
-    records = run_records(ctx.run, ctx.shown)
+    records = ctx.records
     found: list[str] = []
     for where, text in written_texts(ctx.run):
         turn = ctx.run.turns[int(where.split()[1]) - 1]
@@ -1388,7 +1388,7 @@ def _read(turn: Any, records: Records) -> tuple[str, ...]:
 def records_agree(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
     if not enabled:
         return True, "reply facts not checked against the records"
-    records = run_records(ctx.run, ctx.shown)
+    records = ctx.records
     written = _written_ids(ctx, records)
     problems: list[str] = []
     shown_by_turn = [_presented(turn) for turn in ctx.run.turns]

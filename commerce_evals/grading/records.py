@@ -118,6 +118,7 @@ class Record:
     values: dict[str, list[Any]] = field(default_factory=dict)
     # what its texts say, by where they stand: "reviews" (each review's text), "description"
     texts: dict[str, list[str]] = field(default_factory=dict)
+    _strings: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     def read_text(self, where: str, text: str) -> None:
         seen = self.texts.setdefault(where, [])
@@ -128,6 +129,16 @@ class Record:
         seen = self.values.setdefault(path, [])
         if value not in seen:
             seen.append(value)
+            self._strings = None
+
+    def strings(self) -> frozenset[str]:
+        """Every text value of its fields (what may name another record), kept until the next
+        value is observed."""
+        if self._strings is None:
+            self._strings = frozenset(
+                value for seen in self.values.values() for value in seen if isinstance(value, str)
+            )
+        return self._strings
 
     def latest(self, path: str) -> Any:
         seen = self.values.get(path)
@@ -321,11 +332,12 @@ class Records:
         offer's vehicle, a vehicle's offers, a staged change's product, an item's order."""
         found: list[Record] = []
         own = {record.id, *record.id.split("/")}
+        its_strings = record.strings()
         for other in self:
             if other is record:
                 continue
-            names_it = any(str(v) in own for _, v in other.fields() if isinstance(v, str))
-            named = any(str(v) == other.id for _, v in record.fields() if isinstance(v, str))
+            names_it = not own.isdisjoint(other.strings())
+            named = other.id in its_strings
             parent = (
                 self.parent.get(record.id) == other.id or self.parent.get(other.id) == record.id
             )

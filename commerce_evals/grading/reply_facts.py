@@ -277,7 +277,10 @@ def read_claims(
     changed = what_changed(run)
     writes = ctx.brief.writes if ctx is not None else frozenset()
     wrote = _writes_made(run, writes)
-    records = run_records(run, ctx.shown if ctx is not None else ())
+    if ctx is not None and ctx.run is run:
+        records = ctx.records
+    else:
+        records = run_records(run, ctx.shown if ctx is not None else ())
     tables = (ctx.tables if ctx is not None else frozenset()) or frozenset(run.start) | frozenset(
         run.end
     )

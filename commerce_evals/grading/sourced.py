@@ -521,9 +521,7 @@ def _person_said(ctx: GradeContext) -> str:
     """What the person told the agent, now or in a stored memory or profile the agent was given.
     A product's name the person wrote says nothing of them: "the reviews of the Travix Roamer"
     states no liking for Travix, so a name of more words than one is left out of their words."""
-    from commerce_evals.grading.records import run_records
-
-    records = run_records(ctx.run, ctx.shown)
+    records = ctx.records
     texts = []
     for turn in ctx.run.turns:
         text = normalise(turn.user)

@@ -100,9 +100,7 @@ def _lemma_items(text: str) -> tuple[tuple[str, bool], ...]:
 def _others_texts(ctx: GradeContext) -> list[tuple[str, str]]:
     """(where, text) of what others wrote that the run saw: reviews, descriptions, seller
     messages, attributes in words."""
-    from commerce_evals.grading.records import run_records
-
-    records = run_records(ctx.run, ctx.shown)
+    records = ctx.records
     seen: list[tuple[str, str]] = []
     for record in records:
         for where, texts in record.texts.items():
