@@ -42,7 +42,8 @@ from commerce_evals.cases.sample_case import case_of
 from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.domains.shop.models import Product
 from commerce_evals.domains.shop.world import ShopWorld
-from commerce_evals.harness.flow_task import cached_world, flow_task
+from commerce_evals.domains.worlds import cached_world
+from commerce_evals.harness.flow_task import flow_task
 
 Recorded = dict[str, tuple[str, list[str], list[str]]]
 

@@ -22,7 +22,8 @@ CHILD = """
 import json, os, resource, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[3])))
 from inspect_ai import eval
-from commerce_evals.harness.flow_task import flow_task, cached_world
+from commerce_evals.domains.worlds import cached_world
+from commerce_evals.harness.flow_task import flow_task
 from commerce_evals.core.flow_table import FLOWS
 flow, target, bare = sys.argv[1], int(sys.argv[2]), sys.argv[4] == "bare"
 traced = sys.argv[5] == "traced"

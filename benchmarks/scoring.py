@@ -15,7 +15,8 @@ from inspect_ai import eval
 
 from commerce_evals.cases.model import Case
 from commerce_evals.core.flow_table import FLOWS
-from commerce_evals.harness.flow_task import cached_world, flow_task
+from commerce_evals.domains.worlds import cached_world
+from commerce_evals.harness.flow_task import flow_task
 from commerce_evals.scoring.run_record import RunRecord
 from commerce_evals.scoring.scorer import code_grades
 

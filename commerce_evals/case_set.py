@@ -29,7 +29,8 @@ from pathlib import Path
 from inspect_ai import Epochs, Task, TaskSource, task, task_source, task_with
 
 from commerce_evals.cases.model import CaseFileError, load_cases
-from commerce_evals.harness.flow_task import dataset_paths, sample_case_id, shard_samples
+from commerce_evals.harness.flow_inputs import dataset_paths
+from commerce_evals.harness.flow_samples import sample_case_id, shard_samples
 from commerce_evals.harness.shards import Shard
 from commerce_evals.harness.shards import metadata as shard_metadata
 from commerce_evals.harness.task_args import checked_arguments

@@ -30,8 +30,8 @@ from inspect_ai.util import store_as
 from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.model import Expected
 from commerce_evals.domains.base import DATASETS
+from commerce_evals.domains.worlds import cached_world
 from commerce_evals.grading.score_metadata import ProductionScoreMetadata
-from commerce_evals.harness.flow_task import cached_world
 from commerce_evals.harness.run_messages import transcript_messages
 from commerce_evals.harness.task_args import TaskArgumentError, checked_arguments
 from commerce_evals.judging import JudgeSettings, judge_case, shared_dimensions

@@ -12,7 +12,7 @@ from inspect_ai.log import EvalLog
 from commerce_evals.cases.model import load_cases
 from commerce_evals.core.events import Run
 from commerce_evals.core.flow_table import FLOWS
-from commerce_evals.harness.flow_task import dataset_paths
+from commerce_evals.harness.flow_inputs import dataset_paths
 from commerce_evals.scoring.run_record import logged_run
 from tests.flow_runs import flow_logs
 from tests.helpers import samples_by_id

@@ -21,8 +21,9 @@ from inspect_ai.log import EvalLog, EvalSample
 
 from commerce_evals.cases.model import Case
 from commerce_evals.core.flow_table import FLOWS
+from commerce_evals.domains.worlds import cached_world
 from commerce_evals.harness.chain import start_session
-from commerce_evals.harness.flow_task import cached_world, flow_task
+from commerce_evals.harness.flow_task import flow_task
 from commerce_evals.harness.sample_run import render_instructions
 from commerce_evals.scripted.sample import ReplayScript, served_sample
 

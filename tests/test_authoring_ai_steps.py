@@ -17,7 +17,7 @@ from commerce_evals.authoring.proposing import ProposalError, proposed_file
 from commerce_evals.cases.model import CaseFileError, load_case_sources, parse_case
 from commerce_evals.cli.app import app
 from commerce_evals.domains.base import DATASETS
-from commerce_evals.harness.flow_task import samples_for
+from commerce_evals.harness.flow_samples import samples_for
 from commerce_evals.lint.runner import check, load
 
 runner = CliRunner()

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from commerce_evals.cases.model import Expected
 from commerce_evals.core.events import Event, ToolCallEvent, ToolResultEvent
+from commerce_evals.domains.worlds import cached_world
 from commerce_evals.grading.changes import (
     ChangeRules,
     ChangeSet,
@@ -21,7 +22,6 @@ from commerce_evals.grading.changes import (
     without,
 )
 from commerce_evals.grading.graders import DomainBrief, GradeContext, grade
-from commerce_evals.harness.flow_task import cached_world
 from commerce_evals.harness.oracle import oracles
 from tests.helpers import make_run
 

@@ -9,7 +9,8 @@ from typer.testing import CliRunner
 from commerce_evals.cases.model import Case
 from commerce_evals.cli.app import app
 from commerce_evals.core.flow_table import FLOWS
-from commerce_evals.harness.flow_task import cached_world, flow_task
+from commerce_evals.domains.worlds import cached_world
+from commerce_evals.harness.flow_task import flow_task
 from commerce_evals.reports.cost import estimate_tokens, measure
 
 

@@ -29,7 +29,8 @@ from commerce_evals.grading.graders import DomainBrief, GradeContext
 from commerce_evals.grading.reveals import asks_before, never_asks, reveal_record
 from commerce_evals.harness.chain import resolve_chains, start_session
 from commerce_evals.harness.customer import customer_prompt
-from commerce_evals.harness.flow_task import case_metadata, dataset_paths
+from commerce_evals.harness.flow_inputs import dataset_paths
+from commerce_evals.harness.flow_samples import case_metadata
 from commerce_evals.reports.compare_report import markdown
 from commerce_evals.reports.comparison import build_comparison
 from commerce_evals.reports.cost import flow_cost

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from commerce_evals.cases.model import Case, load_cases
-from commerce_evals.harness.flow_task import dataset_paths
+from commerce_evals.harness.flow_inputs import dataset_paths
 from tests.flow_runs import flow_logs
 from tests.helpers import case_score
 

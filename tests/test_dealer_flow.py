@@ -10,7 +10,7 @@ from commerce_evals.cases.model import Case, load_cases
 from commerce_evals.dealer import dealer
 from commerce_evals.domains import WORLDS, load_world
 from commerce_evals.harness.chain import AFTER
-from commerce_evals.harness.flow_task import dataset_paths
+from commerce_evals.harness.flow_inputs import dataset_paths
 
 CASES: list[Case] = load_cases(dataset_paths("dealer", None))
 BY_ID = {case.id: case for case in CASES}

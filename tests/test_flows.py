@@ -16,7 +16,7 @@ import pytest
 
 from commerce_evals.cases.model import Case, load_case_sources
 from commerce_evals.core.flow_table import FLOWS, FlowSpec
-from commerce_evals.harness.flow_task import EVAL_ONLY_TAGS, dataset_paths
+from commerce_evals.harness.flow_inputs import EVAL_ONLY_TAGS, dataset_paths
 from tests.flow_runs import KINDS, FlowLogs, flow_and_locale, flow_logs
 from tests.helpers import (
     alternative_ids,

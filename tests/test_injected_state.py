@@ -14,7 +14,7 @@ from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.domains.base import World, labelled
 from commerce_evals.domains.shop.world import ShopWorld
 from commerce_evals.domains.worlds import cached_world
-from commerce_evals.harness.flow_task import dataset_files
+from commerce_evals.harness.flow_inputs import dataset_files
 from commerce_evals.harness.sample_run import render_instructions
 
 ID_LABELS = ("id", "customer id")

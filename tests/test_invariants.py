@@ -12,8 +12,8 @@ import pytest
 
 from commerce_evals.core.events import CartUpdateEvent, Run, ToolCallEvent, ToolResultEvent
 from commerce_evals.domains import WORLDS
+from commerce_evals.domains.worlds import cached_world
 from commerce_evals.grading.graders import GradeContext
-from commerce_evals.harness.flow_task import cached_world
 from tests.helpers import make_run, reply
 
 _ids = iter(range(10_000))

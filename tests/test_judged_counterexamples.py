@@ -16,7 +16,8 @@ import pytest
 from commerce_evals.cases.model import Case, load_cases
 from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.grading.graders import JUDGED_KEYS
-from commerce_evals.harness.flow_task import dataset_paths, samples_for
+from commerce_evals.harness.flow_inputs import dataset_paths
+from commerce_evals.harness.flow_samples import samples_for
 from commerce_evals.judging.dimensions import EVERY_CASE
 from tests.helpers import case_score, run_task, samples_by_id
 

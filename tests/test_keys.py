@@ -105,7 +105,7 @@ def test_a_turn_declares_what_it_confirms() -> None:
 
 
 def test_breaks_and_waivers_name_keys_or_invariants_of_the_domain(tmp_path: Path) -> None:
-    from commerce_evals.harness.flow_task import cached_world
+    from commerce_evals.domains.worlds import cached_world
 
     world = cached_world("shop", None, True)
     case = Case.model_validate(

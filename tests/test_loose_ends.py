@@ -37,7 +37,7 @@ def test_the_per_tool_limit_reports_the_calls_made() -> None:
 def test_the_regression_set_spans_every_flow_with_its_critical_cases() -> None:
     from commerce_evals.cases.model import load_case_sources
     from commerce_evals.core.flow_table import FLOWS
-    from commerce_evals.harness.flow_task import dataset_paths
+    from commerce_evals.harness.flow_inputs import dataset_paths
     from commerce_evals.reports.gating import CaseInfo
     from commerce_evals.reports.set_spec import load_sets
 

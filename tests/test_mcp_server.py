@@ -18,7 +18,7 @@ from inspect_ai.log import EvalLog
 from typer.testing import CliRunner
 
 from commerce_evals.cli.app import app
-from commerce_evals.harness.flow_task import flow_parts
+from commerce_evals.harness.flow_inputs import flow_parts
 from commerce_evals.harness.run_file import read_run_file
 from tests.agent_ways import built_in_verdicts, conversation_case, same_verdicts
 from tests.helpers import SCRIPTED_JUDGE

@@ -23,7 +23,7 @@ pytest.importorskip("mcp")
 
 from mcp import Client, StdioServerParameters  # noqa: E402
 
-from commerce_evals.harness.flow_task import flow_parts  # noqa: E402
+from commerce_evals.harness.flow_inputs import flow_parts  # noqa: E402
 from tests.mcp_replay import replay  # noqa: E402
 
 pytestmark = pytest.mark.slow

@@ -41,7 +41,7 @@ from commerce_evals.core.events import Run
 from commerce_evals.grading.graders import Grade
 from commerce_evals.grading.keys import JUDGED_KEYS, canonical
 from commerce_evals.harness.chain import start_session
-from commerce_evals.harness.flow_task import FlowParts, flow_parts
+from commerce_evals.harness.flow_inputs import FlowParts, flow_parts
 from commerce_evals.harness.oracle import oracles
 from commerce_evals.harness.sample_run import kept_tables, render_instructions
 from commerce_evals.harness.sandbox import CallNotRun, Sandbox

@@ -13,7 +13,7 @@ from commerce_evals.case_set import flows_with_cases
 from commerce_evals.cases.model import load_cases
 from commerce_evals.cli.app import app
 from commerce_evals.core.flow_table import FLOWS
-from commerce_evals.harness.flow_task import dataset_paths
+from commerce_evals.harness.flow_inputs import dataset_paths
 from commerce_evals.reports.logs import log_files
 from commerce_evals.reports.set_spec import CaseInfo, Selection, SetsFileError, load_sets
 from tests.run_pattern_logs import regression_dir

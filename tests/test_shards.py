@@ -10,7 +10,7 @@ from commerce_evals.case_set import case_set_flow
 from commerce_evals.cases.model import load_cases
 from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.dealer import dealer
-from commerce_evals.harness.flow_task import dataset_paths
+from commerce_evals.harness.flow_inputs import dataset_paths
 from commerce_evals.harness.shards import Shard, shard_number, sizes
 from commerce_evals.harness.task_args import TaskArgumentError
 from commerce_evals.reports.logs import Completeness, LogInfo, shard_gaps

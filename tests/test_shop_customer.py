@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from commerce_evals.cases.model import Case, load_case_sources
 from commerce_evals.domains.base import DATASETS
-from commerce_evals.harness.flow_task import dataset_paths
+from commerce_evals.harness.flow_inputs import dataset_paths
 
 SHOPPER_FLOWS = ("checkout", "discovery", "memory")
 SHOPPER_MD = DATASETS.parent / "commerce_evals" / "domains" / "shop" / "shopper.md"

@@ -18,7 +18,7 @@ from commerce_evals.core.events import Run
 from commerce_evals.docgen.blocks import ACT, HOLD, RULE_ORDER
 from commerce_evals.domains import load_world
 from commerce_evals.domains.base import DATASETS
-from commerce_evals.harness.flow_task import dataset_paths
+from commerce_evals.harness.flow_inputs import dataset_paths
 from tests.flow_runs import flow_logs
 from tests.helpers import (
     case_score,

@@ -19,27 +19,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from commerce_evals.cases.model import Case
-from commerce_evals.core.frozen import FrozenDict, freeze
+from commerce_evals.core.frozen import ParsedDump, parsed_dump
+
+CaseJSON = ParsedDump[Case]
 
 
-class CaseJSON(FrozenDict):
-    """A case's frozen dump, with the Case parsed from it (never serialised: a dict's items are)."""
-
-    __slots__ = ("parsed",)
-    parsed: Case
-
-
-def case_json(dump: dict[str, Any]) -> CaseJSON:
-    """A case's dump as sample metadata holds it, with the Case parsed from it kept beside."""
-    frozen = CaseJSON({key: freeze(value) for key, value in dump.items()})
-    frozen.parsed = Case.model_validate(dump)
-    return frozen
+def case_json(dump: dict[str, Any], parsed: Case | None = None) -> CaseJSON:
+    """A case's dump as sample metadata holds it, with the Case it is the dump of kept beside:
+    `parsed` when the caller holds it already (a task's cases were validated as they loaded),
+    else parsed from the dump."""
+    return parsed_dump(dump, Case.model_validate(dump) if parsed is None else parsed)
 
 
 def case_of(metadata: Mapping[str, Any]) -> Case:
     """The Case of a sample, from its metadata."""
     dump = metadata["case"]
-    return dump.parsed if isinstance(dump, CaseJSON) else Case.model_validate(dump)
+    return dump.parsed if isinstance(dump, ParsedDump) else Case.model_validate(dump)
 
 
 def reply_key(text: str) -> str:

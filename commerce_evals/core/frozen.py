@@ -14,7 +14,7 @@ import hashlib
 import json
 import sys
 from collections import OrderedDict
-from typing import Any, NoReturn, Self
+from typing import Any, Generic, NoReturn, Self, TypeVar
 
 from inspect_ai.scorer import Score
 
@@ -45,6 +45,24 @@ class FrozenDict(_OwnCopy, dict[str, Any]):
 
     __setitem__ = __delitem__ = __ior__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse
+
+
+Parsed = TypeVar("Parsed")
+
+
+class ParsedDump(FrozenDict, Generic[Parsed]):
+    """A model's frozen dump with the model it is the dump of kept beside, so a reader in the
+    same process takes the model instead of validating the dump again. Only the dump is
+    serialised; read back from a log it is a plain dict, which the reader validates."""
+
+    __slots__ = ("parsed",)
+    parsed: Parsed
+
+
+def parsed_dump(dump: dict[str, Any], parsed: Parsed) -> ParsedDump[Parsed]:
+    frozen: ParsedDump[Parsed] = ParsedDump({key: freeze(value) for key, value in dump.items()})
+    frozen.parsed = parsed
+    return frozen
 
 
 class FrozenList(_OwnCopy, list[Any]):

@@ -19,7 +19,7 @@ from typing import Any
 from commerce_evals.cases.model import Case, load_case_sources
 from commerce_evals.cases.paths import data_dir
 from commerce_evals.core.flow_table import FLOWS
-from commerce_evals.harness.flow_task import EVAL_ONLY_TAGS, dataset_files
+from commerce_evals.harness.flow_inputs import EVAL_ONLY_TAGS, dataset_files
 
 
 @dataclass(frozen=True)

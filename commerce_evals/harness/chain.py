@@ -11,6 +11,7 @@ under `--sample-id`, from the state the chain leaves.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from pydantic import BaseModel
 from commerce_evals.cases.model import Case, CaseFileError, ScriptedTurn
 from commerce_evals.cases.state import AFTER
 from commerce_evals.core.events import ToolResultEvent
-from commerce_evals.core.frozen import freeze
+from commerce_evals.core.frozen import ParsedDump, parsed_dump
 from commerce_evals.domains.base import Session, World
 from commerce_evals.domains.tooling import ToolSpec
 
@@ -108,7 +109,10 @@ def resolve_chains(sources: list[tuple[Path, Case]]) -> dict[str, Chain]:
 
 def with_chains(samples: list[Sample], chains: dict[str, Chain]) -> list[Sample]:
     """Put each chained case's Chain in its samples' metadata, where the solver finds it."""
-    dumps = {case_id: freeze(chain.model_dump(mode="json")) for case_id, chain in chains.items()}
+    dumps = {
+        case_id: parsed_dump(chain.model_dump(mode="json"), chain)
+        for case_id, chain in chains.items()
+    }
     for sample in samples:
         case_id = (sample.metadata or {}).get("case", {}).get("id")
         if case_id in dumps:
@@ -117,8 +121,18 @@ def with_chains(samples: list[Sample], chains: dict[str, Chain]) -> list[Sample]
     return samples
 
 
+def _chain_of(chain: Chain | Mapping[str, Any]) -> Chain:
+    """The Chain itself, the one a sample's dump was made from, or one parsed from a log's dict."""
+    if isinstance(chain, Chain):
+        return chain
+    return chain.parsed if isinstance(chain, ParsedDump) else Chain.model_validate(chain)
+
+
 def start_session(
-    world: World, tools: tuple[ToolSpec, ...], case: Case, chain: dict[str, Any] | None
+    world: World,
+    tools: tuple[ToolSpec, ...],
+    case: Case,
+    chain: Chain | Mapping[str, Any] | None,
 ) -> Session:
     """The case's session: its injected state, or the end state of the chain it starts after."""
     if chain is None:
@@ -128,7 +142,7 @@ def start_session(
                 "chain: build the task with flow_task()"
             )
         return world.session(case.state)
-    resolved = Chain.model_validate(chain)
+    resolved = _chain_of(chain)
     session = world.session(resolved.state)
     specs = {spec.name: spec for spec in tools}
     for link in resolved.links:

@@ -20,7 +20,7 @@ from commerce_evals.core.events import ToolCallEvent, ToolResultEvent
 from commerce_evals.domains.base import Session, World
 from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.grading.changes import ChangeSet, diff, effect_set, writes_made
-from commerce_evals.harness.chain import start_session
+from commerce_evals.harness.chain import Chain, start_session
 
 # Each turn's (tool, answer) pairs, in call order.
 Answers = list[list[tuple[str, dict[str, Any]]]]
@@ -83,7 +83,7 @@ def replay_oracle(
     world: World,
     tools: tuple[ToolSpec, ...],
     case: Case,
-    chain: dict[str, Any] | None,
+    chain: Chain | None,
     script: list[ScriptedTurn],
 ) -> Oracle:
     """The normalised changes one scripted run makes, and its writes, replayed without a model."""
@@ -97,7 +97,7 @@ def replay_oracle(
 
 
 def oracles(
-    world: World, tools: tuple[ToolSpec, ...], case: Case, chain: dict[str, Any] | None
+    world: World, tools: tuple[ToolSpec, ...], case: Case, chain: Chain | None
 ) -> list[Oracle]:
     """The reference's oracle, then each alternative's; none for a skipped case."""
     if case.skip:

@@ -30,9 +30,9 @@ from commerce_evals.domains.base import (
     _id_values,
 )
 from commerce_evals.domains.locales import LOCALES, locale_of
+from commerce_evals.domains.worlds import cached_world
 from commerce_evals.grading.keys import NEGATIVE_KEYS
 from commerce_evals.harness.chain import Chain, resolve_chains, start_session
-from commerce_evals.harness.flow_task import cached_world
 from commerce_evals.harness.oracle import Answers, replay_script
 
 
@@ -106,9 +106,8 @@ class LintCase:
             return []
         if self.replay_error:  # its chain does not resolve
             return []
-        chain = self.chain.model_dump(mode="json") if self.chain else None
         try:
-            session = start_session(self.world, self.profile.tools, self.case, chain)
+            session = start_session(self.world, self.profile.tools, self.case, self.chain)
         except Exception as err:  # a replay must report, never crash the lint
             self.replay_error = f"the injected state makes no session: {err}"
             return []

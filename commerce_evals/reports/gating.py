@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from commerce_evals.cases.model import load_cases
-from commerce_evals.harness.flow_task import EVAL_ONLY_TAGS, dataset_paths
+from commerce_evals.harness.flow_inputs import EVAL_ONLY_TAGS, dataset_paths
 from commerce_evals.reports.fingerprints import run_judges
 from commerce_evals.reports.logs import PRIORITIES, CaseResult, RunResults
 from commerce_evals.reports.set_spec import CaseInfo, Priority, RunSet

@@ -25,7 +25,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from commerce_evals.cases.model import Case, load_cases
 from commerce_evals.core.flow_table import FLOWS
-from commerce_evals.harness.flow_task import dataset_paths
+from commerce_evals.harness.flow_inputs import dataset_paths
 from commerce_evals.scripted.base import (
     ScriptedModelAPI,
     ScriptedModelError,

@@ -26,7 +26,7 @@ from inspect_ai.log import transcript
 from inspect_ai.tool import ToolInfo
 
 from commerce_evals.cases.model import Case
-from commerce_evals.cases.sample_case import JUDGED_PARTS, known_bad_keys
+from commerce_evals.cases.sample_case import JUDGED_PARTS, case_of, known_bad_keys
 from commerce_evals.cases.scripts import ScriptedTurn
 from commerce_evals.domains import WORLDS
 
@@ -87,7 +87,7 @@ def served_case(model_name: str) -> tuple[Sample, Case]:
     if cached is None or cached[0] is not sample:
         if len(_CASES) > 512:
             _CASES.clear()
-        cached = _CASES[id(sample)] = (sample, Case.model_validate(case))
+        cached = _CASES[id(sample)] = (sample, case_of(sample.metadata or {}))
     return cached
 
 

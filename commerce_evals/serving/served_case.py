@@ -19,7 +19,7 @@ from commerce_evals.cases.errors import InputError
 from commerce_evals.cases.model import Case
 from commerce_evals.cases.state import own_state
 from commerce_evals.harness.chain import start_session
-from commerce_evals.harness.flow_task import FlowParts, flow_parts
+from commerce_evals.harness.flow_inputs import FlowParts, flow_parts
 from commerce_evals.harness.run_file import RunFile, case_input_sha, write_run_file
 from commerce_evals.harness.sample_run import kept_tables, render_instructions
 from commerce_evals.harness.sandbox import CallNotRun, Sandbox
@@ -156,9 +156,7 @@ def serve_case(
         raise ServeError(f"--case {case_id}: the case is skipped ({case.skip}); serve another")
     chain = parts.chains.get(case.id)
     tools_offered = parts.offered.tools
-    session = start_session(
-        parts.world, tools_offered, case, chain.model_dump(mode="json") if chain else None
-    )
+    session = start_session(parts.world, tools_offered, case, chain)
     sandbox = Sandbox(session, tools_offered, max_calls_per_turn)
     return ServedCase(
         parts=parts,
