@@ -29,7 +29,8 @@ from pathlib import Path
 from inspect_ai import Epochs, Task, TaskSource, task, task_source, task_with
 
 from commerce_evals.cases.model import CaseFileError, load_cases
-from commerce_evals.harness.flow_inputs import dataset_paths
+from commerce_evals.core.flow_table import FLOWS
+from commerce_evals.harness.flow_inputs import dataset_paths, needs_poisoned
 from commerce_evals.harness.flow_samples import sample_case_id, shard_samples
 from commerce_evals.harness.shards import Shard
 from commerce_evals.harness.shards import metadata as shard_metadata
@@ -109,19 +110,22 @@ def case_set_flow(
         shard: `i/n`: only shard i of n of the set's cases in this flow.
         agent: `FILE.py@NAME`: an Inspect agent instead of the built-in one (passed to the flow).
     """
-    run_set = checked_set(set, sets_file)[0]
+    run_set, cases = checked_set(set, sets_file)
+    merged = FLOWS[flow].poisoned if poisoned is None else poisoned
+    chosen = [
+        info.id
+        for info in cases.get(flow, [])
+        if run_set.select.matches(info) and (merged or not needs_poisoned(info.tags))
+    ]
+    if not chosen:
+        raise NoCasesInSet([f"set {set!r}: flow {flow!r} has no case in it"])
     function = flow_task_function(flow)
     # every flow task takes FlowArguments; an argument the set run was not given keeps the
-    # flow's default
+    # flow's default. The flow task builds the set's cases only (their oracles are replayed
+    # as the task loads).
     given = {"poisoned": poisoned, "max_rounds": max_rounds, "judge": judge, "agent": agent}
-    base = function(**{k: v for k, v in given.items() if v is not None})
-    samples = [
-        sample
-        for sample in base.dataset
-        if run_set.select.matches(CaseInfo.from_metadata(str(sample.id), sample.metadata or {}))
-    ]
-    if not samples:
-        raise NoCasesInSet([f"set {set!r}: flow {flow!r} has no case in it"])
+    base = function(**{k: v for k, v in given.items() if v is not None}, cases=",".join(chosen))
+    samples = list(base.dataset)
     all_case_ids = [sample_case_id(s) for s in samples]
     part = Shard.parse(shard) if shard else None
     if part is not None:

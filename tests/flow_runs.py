@@ -14,7 +14,6 @@ import fcntl
 import json
 import os
 from dataclasses import dataclass
-from functools import cache
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -88,18 +87,48 @@ def _run(name: str, log_dir: str | None) -> dict[str, EvalLog]:
     return dict(zip(KINDS, logs, strict=True))
 
 
-@cache
+# each flow's runs as this process has them
+_logs: dict[str, FlowLogs] = {}
+
+
 def flow_logs(flow: str) -> FlowLogs:
+    if flow not in _logs:
+        shared = os.environ.get("COMMERCE_SHARED_RUNS")
+        if not shared:
+            _logs[flow] = FlowLogs(flow, _run(flow, None))
+        else:
+            with open(Path(shared) / f"{flow}.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+                _logs[flow] = _made_or_read(flow, Path(shared))
+    return _logs[flow]
+
+
+def every_flow_logs(names: list[str]) -> dict[str, FlowLogs]:
+    """The runs of several flows, each made once per session: a flow another worker is making
+    is left for later, so two workers make two flows at once instead of one waiting."""
     shared = os.environ.get("COMMERCE_SHARED_RUNS")
-    if not shared:
-        return FlowLogs(flow, _run(flow, None))
-    folder = Path(shared)
-    with open(folder / f"{flow}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        index = folder / f"{flow}.json"
-        if index.exists():
-            written = json.loads(index.read_text())
-            return FlowLogs(flow, {kind: read_eval_log(written[kind]) for kind in KINDS})
-        logs = _run(flow, str(folder / flow))
-        index.write_text(json.dumps({kind: log.location for kind, log in logs.items()}))
-        return FlowLogs(flow, logs)
+    pending = [name for name in names if name not in _logs]
+    while shared and pending:
+        for name in list(pending):
+            with open(Path(shared) / f"{name}.lock", "w") as lock:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue
+                _logs[name] = _made_or_read(name, Path(shared))
+                pending.remove(name)
+        if pending:  # each one left is being made elsewhere: wait for the first
+            flow_logs(pending.pop(0))
+    return {name: flow_logs(name) for name in names}
+
+
+def _made_or_read(flow: str, folder: Path) -> FlowLogs:
+    """The flow's runs from the shared folder, made first if no worker has made them (the
+    caller holds the flow's lock)."""
+    index = folder / f"{flow}.json"
+    if index.exists():
+        written = json.loads(index.read_text())
+        return FlowLogs(flow, {kind: read_eval_log(written[kind]) for kind in KINDS})
+    logs = _run(flow, str(folder / flow))
+    index.write_text(json.dumps({kind: log.location for kind, log in logs.items()}))
+    return FlowLogs(flow, logs)

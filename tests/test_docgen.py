@@ -25,7 +25,7 @@ from commerce_evals.docgen.generate import NEEDS, outcome
 from commerce_evals.docgen.runs import RunFacts
 from commerce_evals.docgen.samples import EXPLAINED, excerpt, wrapped
 from commerce_evals.harness.flow_task import flow_task
-from tests.flow_runs import flow_logs
+from tests.flow_runs import every_flow_logs
 
 ROOT = Path(__file__).parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -58,7 +58,10 @@ def test_the_figures_of_a_run_of_every_flow_are_those_of_the_reference_runs() ->
         display="none",
     )
     runs = RunFacts(
-        {flow: whole(flow_logs(flow).logs["cases"].location) for flow in FLOWS},
+        {
+            flow: whole(logs.logs["cases"].location)
+            for flow, logs in every_flow_logs(list(FLOWS)).items()
+        },
         {explained_flow: counterexample},
     )
     _assert_current(("runs",), runs)

@@ -90,7 +90,7 @@ def _check_depth(text: str, where: str) -> None:
             depth -= 1
             continue
         if isinstance(event, yaml.NodeEvent) and depth + 1 > MAX_DEPTH:
-            raise _too_deep(where, event.start_mark.line + 1)
+            raise _too_deep(where, event.start_mark.line + 1 if event.start_mark else None)
         if isinstance(event, _OPENS):
             depth += 1
 
@@ -164,13 +164,15 @@ def _python_problem(text: str) -> str | None:
     """PyYAML's own parser's account of a document libyaml refused: it says what it expected
     and what it found ("expected the node content, but found '<stream end>'") where libyaml
     says less. Run only on a refused document (within the depth limit already)."""
-    loader = yaml.SafeLoader(text)
+    loader: yaml.SafeLoader | None = None
     try:
+        loader = yaml.SafeLoader(text)  # its reader refuses some characters libyaml takes
         loader.get_single_node()
     except yaml.YAMLError as err:
         return _yaml_problem(err)
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return None
 
 

@@ -21,10 +21,8 @@ from typing import Any
 from commerce_evals.cases.model import Case
 from commerce_evals.core.frozen import ParsedDump, parsed_dump
 
-CaseJSON = ParsedDump[Case]
 
-
-def case_json(dump: dict[str, Any], parsed: Case | None = None) -> CaseJSON:
+def case_json(dump: dict[str, Any], parsed: Case | None = None) -> ParsedDump[Case]:
     """A case's dump as sample metadata holds it, with the Case it is the dump of kept beside:
     `parsed` when the caller holds it already (a task's cases were validated as they loaded),
     else parsed from the dump."""

@@ -3,16 +3,16 @@ alternatives and counterexamples, and seed 003's reference_solution are all writ
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import Field
+from pydantic import Field, JsonValue
 
 from commerce_evals.core.strict import Strict
 
 
 class ScriptedCall(Strict):
     tool: str
-    args: dict[str, Any] = Field(default_factory=dict)
+    # JSON, as a model's tool call is: a key written as a number (`500:`) is an error here, not
+    # a call no model could make
+    args: dict[str, JsonValue] = Field(default_factory=dict)
 
 
 class ScriptedTurn(Strict):
@@ -32,9 +32,10 @@ class ScriptedTurn(Strict):
         """What the customer reads from this turn, as Turn.reply() gives it in a run: the
         messages of the components it shows (present_suggestions' `message`), then the reply."""
         shown = [
-            call.args["message"]
+            message
             for step in self.rounds()
             for call in step
-            if call.tool.startswith("present_") and isinstance(call.args.get("message"), str)
+            if call.tool.startswith("present_")
+            and isinstance(message := call.args.get("message"), str)
         ]
         return "\n".join([*shown, self.reply] if self.reply else shown)

@@ -19,7 +19,7 @@ from typing import Any
 from commerce_evals.cases.model import Case, load_case_sources
 from commerce_evals.cases.paths import data_dir
 from commerce_evals.core.flow_table import FLOWS
-from commerce_evals.harness.flow_inputs import EVAL_ONLY_TAGS, dataset_files
+from commerce_evals.harness.flow_inputs import dataset_files, needs_poisoned
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class DataFacts:
             paths, _ = dataset_files(flow, None)
             sources = load_case_sources(paths, flow)
             if not spec.poisoned:  # a flow that leaves the poisoned listings out drops their cases
-                sources = [(p, c) for p, c in sources if not EVAL_ONLY_TAGS & set(c.tags)]
+                sources = [(p, c) for p, c in sources if not needs_poisoned(c.tags)]
             flows[flow] = FlowCases(flow, [(p, c) for p, c in sources if c.skip is None])
         return flows
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from commerce_evals.cases.model import load_cases
-from commerce_evals.harness.flow_inputs import EVAL_ONLY_TAGS, dataset_paths
+from commerce_evals.harness.flow_inputs import dataset_paths, needs_poisoned
 from commerce_evals.reports.fingerprints import run_judges
 from commerce_evals.reports.logs import PRIORITIES, CaseResult, RunResults
 from commerce_evals.reports.set_spec import CaseInfo, Priority, RunSet
@@ -94,7 +94,7 @@ def expected_ids(run_set: RunSet, run: RunResults) -> tuple[set[str], list[str]]
         if not paths:
             continue
         for case in load_cases(paths):
-            if flow in no_poison and EVAL_ONLY_TAGS & set(case.tags):
+            if flow in no_poison and needs_poisoned(case.tags):
                 continue
             if run_set.select.matches(
                 CaseInfo(case.id, case.flow, case.priority, tuple(case.tags))

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-from commerce_evals.cases.sample_case import CaseJSON
+from commerce_evals.core.frozen import ParsedDump
 from commerce_evals.grading import keys
 from commerce_evals.grading.score_metadata import ScoreMetadata
 from commerce_evals.scoring.metrics import rate
@@ -105,7 +105,7 @@ class _Passed:
 def case_tags(metadata: Mapping[str, Any]) -> Sequence[str]:
     """A sample's case's tags, read without parsing the case again where it is parsed already."""
     dump = metadata.get("case")
-    if isinstance(dump, CaseJSON):
+    if isinstance(dump, ParsedDump):
         return dump.parsed.tags
     tags = dump.get("tags") if isinstance(dump, Mapping) else None
     return tags if isinstance(tags, list | tuple) else ()
