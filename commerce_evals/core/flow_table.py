@@ -28,3 +28,7 @@ FLOWS: dict[str, FlowSpec] = {
     # seed 001: "the good runs above take one to five" calls
     "dealer": FlowSpec("dealer", "operator", calls_range=(1, 5)),
 }
+
+# what a log's `agent_under_test` says of a run of a flow's own tool loop (not an Inspect agent
+# given with -T agent=)
+BUILT_IN_AGENT = "built-in"

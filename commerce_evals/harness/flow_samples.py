@@ -13,6 +13,7 @@ from inspect_ai.dataset import Sample
 
 from commerce_evals.cases.model import Case, CaseFileError
 from commerce_evals.cases.sample_case import case_json, known_bad_keys
+from commerce_evals.core.flow_table import BUILT_IN_AGENT
 from commerce_evals.core.frozen import freeze
 from commerce_evals.domains.base import AgentProfile, World
 from commerce_evals.harness.agent_ref import AgentRef
@@ -22,9 +23,6 @@ from commerce_evals.harness.oracle import oracles
 from commerce_evals.harness.recorded import Recorded, load_recorded
 from commerce_evals.harness.shards import Shard
 from commerce_evals.harness.task_args import TaskArgumentError
-
-# what `agent_under_test` says of a run of the flow's own tool loop
-BUILT_IN = "built-in"
 
 
 def case_metadata(
@@ -217,7 +215,7 @@ def flow_samples(
         chosen = [case for case in chosen if case.id in runs]
     agent_fingerprint = {
         **parts.fingerprints(),
-        "agent_under_test": agent_ref.text if agent_ref else BUILT_IN,
+        "agent_under_test": agent_ref.text if agent_ref else BUILT_IN_AGENT,
     }
     samples = samples_for(chosen, counterexamples, agent_fingerprint, alternatives)
     if runs is not None:

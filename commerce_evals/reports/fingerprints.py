@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from commerce_evals.core.flow_table import BUILT_IN_AGENT
 from commerce_evals.grading.score_metadata import VerdictRecord
 from commerce_evals.reports.logs import CaseResult, RunResults
 
@@ -58,7 +59,6 @@ def dimension_texts(run: RunResults) -> dict[tuple[str, str], set[str]]:
 
 
 # named by value: which agent made the run, and whose tool descriptions it was offered
-BUILT_IN_AGENT = "built-in"
 DOMAIN_TOOL_TEXT = "the domain's"
 
 
