@@ -134,7 +134,7 @@ def flow_parts(flow: str) -> dict[str, Callable[[], Task]]:
     spec = FLOWS[flow]
 
     def whole() -> Task:
-        return flow_task(flow, domain=spec.domain, agent=spec.agent)
+        return flow_task(flow, domain=spec.domain, profile=spec.agent)
 
     def solver_only() -> Task:
         task = whole()
@@ -166,12 +166,12 @@ def timed_eval(task: Task, epochs: int) -> tuple[float, float]:
 
 def harness_ratio(flow: str, epochs: int, repeats: int, breakdown: bool = False) -> None:
     spec = FLOWS[flow]
-    task = flow_task(flow, domain=spec.domain, agent=spec.agent)
+    task = flow_task(flow, domain=spec.domain, profile=spec.agent)
     world = cached_world(spec.domain, None, True)
     profile = world.agents[spec.agent]
     samples = list(task.dataset)
     recorded = recorded_conversations(task)
-    bare = bare_task(samples, profile.roles().turn_ending, list(profile.tools), recorded)
+    bare = bare_task(samples, profile.brief().turn_ending, list(profile.tools), recorded)
     parts = flow_parts(flow)
     if not breakdown:
         parts = {"flow": parts["flow"]}

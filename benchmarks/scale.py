@@ -28,7 +28,7 @@ from commerce_evals.core.flow_table import FLOWS
 flow, target, bare = sys.argv[1], int(sys.argv[2]), sys.argv[4] == "bare"
 traced = sys.argv[5] == "traced"
 spec = FLOWS[flow]
-task = flow_task(flow, domain=spec.domain, agent=spec.agent)
+task = flow_task(flow, domain=spec.domain, profile=spec.agent)
 cases = len(task.dataset)
 import overhead
 # Both kinds run the reference once first: the bare task needs its recording, and the warm-up
@@ -37,7 +37,7 @@ recorded = overhead.recorded_conversations(task)
 if bare:
     profile = cached_world(spec.domain, None, True).agents[spec.agent]
     task = overhead.bare_task(
-        list(task.dataset), profile.roles().turn_ending, list(profile.tools), recorded
+        list(task.dataset), profile.brief().turn_ending, list(profile.tools), recorded
     )
 epochs = max(1, round(target / cases))
 def rss_mb():

@@ -28,14 +28,14 @@ def main() -> None:
     args = parser.parse_args()
     spec = FLOWS[args.flow]
     [log] = eval(
-        flow_task(args.flow, domain=spec.domain, agent=spec.agent),
+        flow_task(args.flow, domain=spec.domain, profile=spec.agent),
         model="commerce/reference",
         display="none",
         log_dir="/tmp/bench-logs",
     )
     world = cached_world(spec.domain, None, True)
     profile = world.agents[spec.agent]
-    roles, tools = world.roles(spec.agent), [t.name for t in profile.tools]
+    brief, tools = world.brief(spec.agent), [t.name for t in profile.tools]
     samples = []
     for sample in log.samples or []:
         run = sample.store_as(RunRecord).run
@@ -47,7 +47,7 @@ def main() -> None:
     for _ in range(args.repeats):
         for case, run, metadata in samples:
             # the keys, the closed-world outcome against the oracles, and the domain's invariants
-            code_grades(case, run, roles, metadata, spec.domain, None, True, tools)
+            code_grades(case, run, brief, metadata, spec.domain, None, True, tools)
     per_sample = (time.perf_counter() - started) / (args.repeats * len(pairs))
     print(f"{args.flow}: {len(pairs)} samples, {keys / len(pairs):.1f} keys each")
     print(
