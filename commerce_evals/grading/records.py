@@ -12,6 +12,7 @@ run's own records are candidates, so a short name is unambiguous within what the
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -237,8 +238,21 @@ class Records:
         self.totals: list[float] = []
         # a record's row under its parent (an order's item): read with the parent's id
         self.parent: dict[str, str] = {}
+        # what the readers ask again and again of the same records, until the next add
+        self._surfaces_read: list[tuple[str, str, bool]] | None = None
+        self._references_read: dict[str, tuple[Reference, ...]] = {}
+        self._links_read: dict[str, tuple[str, ...]] = {}
+        self._naming: dict[str, set[str]] | None = None
+        self._children: dict[str, set[str]] = {}
+
+    def _changed(self) -> None:
+        self._surfaces_read = None
+        self._references_read.clear()
+        self._links_read.clear()
+        self._naming = None
 
     def add(self, node: Any, parent: str | None = None) -> None:
+        self._changed()
         if isinstance(node, list):
             for item in node:
                 self.add(item, parent)
@@ -290,6 +304,7 @@ class Records:
                 self.add(value, owner)
 
     def _add_part(self, node: dict[str, Any], parent: str, key: str) -> None:
+        self._changed()
         record = self.by_id.setdefault(f"{parent}/{key}", Record(f"{parent}/{key}"))
         self.parent[record.id] = parent
         for name_field in NAME_FIELDS:
@@ -330,20 +345,32 @@ class Records:
     def linked(self, record: Record) -> list[Record]:
         """The records it names in its fields, the records naming it, and its parent: an
         offer's vehicle, a vehicle's offers, a staged change's product, an item's order."""
-        found: list[Record] = []
-        own = {record.id, *record.id.split("/")}
-        its_strings = record.strings()
-        for other in self:
-            if other is record:
-                continue
-            names_it = not own.isdisjoint(other.strings())
-            named = other.id in its_strings
-            parent = (
-                self.parent.get(record.id) == other.id or self.parent.get(other.id) == record.id
-            )
-            if names_it or named or parent:
-                found.append(other)
-        return found
+        links = self._links_read.get(record.id)
+        if links is None:
+            links = self._links_read[record.id] = self._read_links(record)
+        return [self.by_id[key] for key in links]
+
+    def _read_links(self, record: Record) -> tuple[str, ...]:
+        if self._naming is None:
+            # each text value -> the records holding it, each record -> its parts: one pass
+            # over the records instead of one per record asked about
+            self._naming, self._children = {}, {}
+            for other in self:
+                for value in other.strings():
+                    self._naming.setdefault(value, set()).add(other.id)
+            for child, parent in self.parent.items():
+                self._children.setdefault(parent, set()).add(child)
+        found: set[str] = set()
+        for own in {record.id, *record.id.split("/")}:
+            found |= self._naming.get(own, set())
+        found.update(value for value in record.strings() if value in self.by_id)
+        found |= self._children.get(record.id, set())
+        parent = self.parent.get(record.id)
+        if parent in self.by_id:
+            found.add(parent)
+        found.discard(record.id)
+        order = {key: i for i, key in enumerate(self.by_id)} if len(found) > 1 else {}
+        return tuple(sorted(found, key=lambda key: order.get(key, 0)))
 
     def get(self, record_id: str) -> Record | None:
         return self.by_id.get(record_id)
@@ -355,6 +382,12 @@ class Records:
         """Where `text` (normalised) names a record: ids, names and unambiguous short names,
         longest first and never overlapping. A short name two records share is found too, with
         no record (`record_id` ""): a value beside it is said of one of them, nobody knows which."""
+        read = self._references_read.get(text)
+        if read is None:
+            read = self._references_read[text] = tuple(self._read_references(text))
+        return list(read)
+
+    def _read_references(self, text: str) -> list[Reference]:
         found: list[Reference] = []
         taken: list[tuple[int, int]] = []
         japanese = is_japanese(text)
@@ -402,6 +435,11 @@ class Records:
         """(surface, record id or "" when shared, whether it must match as written): ids and
         whole names match in any case; a short name only with the name's own capitals ("the
         Stargazer", not "a cushioned road shoe" for the Cushioned Road Shoe)."""
+        if self._surfaces_read is None:
+            self._surfaces_read = self._read_surfaces()
+        return self._surfaces_read
+
+    def _read_surfaces(self) -> list[tuple[str, str, bool]]:
         surfaces: dict[str, set[str]] = {}
         written: dict[str, str] = {}
         whole: set[str] = set()
@@ -431,8 +469,13 @@ class Reference:
     text: str
 
 
-def _short_forms(name: str) -> Iterable[str]:
+@functools.lru_cache(maxsize=4096)
+def _short_forms(name: str) -> tuple[str, ...]:
     """The name itself and its runs of one to three words that carry meaning."""
+    return tuple(_read_short_forms(name))
+
+
+def _read_short_forms(name: str) -> Iterator[str]:
     words = _WORD.findall(name)
     yield name
     for size in (3, 2, 1):

@@ -27,10 +27,10 @@ dimension's.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -221,16 +221,45 @@ class _Numbers:
                 self.add(v, key)
 
 
-@dataclass(frozen=True)
 class Sources:
-    """What the run was given, by kind, with what a reviewer works out from it (in cents)."""
+    """What the run was given, by kind, with what a reviewer works out from it (in cents). What
+    is worked out (every sum, difference and share of two amounts; the days between dates) is
+    worked out when a reply first states a value of its kind: most replies state none."""
 
-    given: dict[str, frozenset[int]]
-    # per family of measure, the values given in its base unit (days, centimetres)
-    measures: dict[str, frozenset[float]]
-    # days between two dates of one record the agent saw, or between such a date and a date its
-    # instructions or the person gave (today): how long ago or how soon, never a term
-    elapsed: frozenset[float] = frozenset()
+    def __init__(
+        self, trusted: _Numbers, person: _Numbers, elapsed: Callable[[], set[float]]
+    ) -> None:
+        self._trusted, self._person, self._read_elapsed = trusted, person, elapsed
+        # per family of measure, the values given in its base unit (days, centimetres)
+        self.measures = {family: frozenset(v) for family, v in trusted.measures.items()}
+        # the person's numbers take part in the arithmetic: "$60.01 left of your $100"
+        trusted.money.update(person.money | person.any)
+        trusted.percent.update(person.percent | {n for n in person.any if 0 < n <= 100})
+        self._given: dict[str, frozenset[int]] = {}
+
+    def given(self, kind: str) -> frozenset[int]:
+        """The amounts (in cents) of a kind given or worked out: "money", "percent", "person"."""
+        if kind not in self._given:
+            if kind == "money":
+                self._given[kind] = _money(self._trusted)
+            elif kind == "percent":
+                self._given[kind] = _percent(self._trusted, self._person)
+            elif kind == "person":
+                self._given[kind] = frozenset(_cents(n) for n in self._person.any)
+            else:
+                self._given[kind] = frozenset()
+        return self._given[kind]
+
+    @cached_property
+    def person(self) -> frozenset[float]:
+        """The person's own numbers, to the cent."""
+        return frozenset(c / 100 for c in self.given("person"))
+
+    @cached_property
+    def elapsed(self) -> frozenset[float]:
+        """Days between two dates of one record the agent saw, or between such a date and a date
+        its instructions or the person gave (today): how long ago or how soon, never a term."""
+        return frozenset(self._read_elapsed())
 
     def backs(
         self,
@@ -260,12 +289,8 @@ class Sources:
                 abs(meant - v) < 0.5 for v in spans
             )
         cents = _cents(value)
-        keys = self.given.get(kind, frozenset())
+        keys = self.given(kind)
         return any(c in keys for c in (cents - 1, cents, cents + 1))
-
-    @property
-    def person(self) -> frozenset[float]:
-        return frozenset(c / 100 for c in self.given.get("person", frozenset()))
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -322,20 +347,7 @@ def run_sources(ctx: GradeContext, with_person: bool = True) -> Sources:
             person.add_text(turn.user)
         for result in turn.results():
             trusted.add(result.data)
-    measures = {family: set(values) for family, values in trusted.measures.items()}
-    # the person's numbers take part in the arithmetic: "$60.01 left of your $100", "14 mats"
-    trusted.money.update(person.money | person.any)
-    trusted.percent.update(person.percent | {n for n in person.any if 0 < n <= 100})
-    given: dict[str, frozenset[int]] = {
-        "money": _money(trusted),
-        "percent": _percent(trusted, person),
-        "person": frozenset(_cents(n) for n in person.any),
-    }
-    return Sources(
-        given,
-        {family: frozenset(values) for family, values in measures.items()},
-        frozenset(_elapsed(ctx)),
-    )
+    return Sources(trusted, person, lambda: _elapsed(ctx))
 
 
 def _dates_in(value: Any) -> set[date]:
@@ -369,13 +381,15 @@ def _elapsed(ctx: GradeContext) -> set[float]:
         spans.update(abs(float((b - a).days)) for a, b in combinations(sorted(dates), 2))
 
     add(anchors)
+    dates = {record.id: _dates_in([v for _, v in record.fields()]) for record in seen}
     for record in seen:
-        own = _dates_in([v for _, v in record.fields()])
-        parent = seen.get(seen.parent.get(record.id, ""))
-        if parent is not None:
-            own |= _dates_in([v for _, v in parent.fields()])
-        for linked in seen.linked(record):
-            add(own | _dates_in([v for _, v in linked.fields()]))
+        own = set(dates[record.id])
+        parent = seen.parent.get(record.id, "")
+        if parent in dates:
+            own |= dates[parent]
+        if own:  # else each linked record's own spans, added at its turn, are all there are
+            for linked in seen.linked(record):
+                add(own | dates[linked.id])
         add(own | anchors)
     return spans
 
