@@ -365,12 +365,11 @@ class Records:
             found |= self._naming.get(own, set())
         found.update(value for value in record.strings() if value in self.by_id)
         found |= self._children.get(record.id, set())
-        parent = self.parent.get(record.id)
-        if parent in self.by_id:
-            found.add(parent)
+        its_parent = self.parent.get(record.id)
+        if its_parent in self.by_id:
+            found.add(its_parent)
         found.discard(record.id)
-        order = {key: i for i, key in enumerate(self.by_id)} if len(found) > 1 else {}
-        return tuple(sorted(found, key=lambda key: order.get(key, 0)))
+        return tuple(key for key in self.by_id if key in found) if len(found) > 1 else tuple(found)
 
     def get(self, record_id: str) -> Record | None:
         return self.by_id.get(record_id)
