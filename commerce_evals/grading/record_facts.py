@@ -626,14 +626,14 @@ def _check_categories(clause: str, record: Record, records: Records) -> list[str
     field denied ("the leather one isn't leather")."""
     if _CONTRAST.search(clause) or _HYPOTHETICAL.search(clause):
         return []
-    own = _category_words(record)
+    own = records.derived(record, _category_words)
     if not own:
         return []
     others: dict[str, set[str]] = {}
     for other in records:
         if other is record:
             continue
-        for leaf, words in _category_words(other).items():
+        for leaf, words in records.derived(other, _category_words).items():
             if leaf in own:
                 others.setdefault(leaf, set()).update(words)
     name_words = {w.casefold() for n in record.names for w in re.findall(r"[A-Za-z][\w'-]+", n)}
@@ -1332,7 +1332,9 @@ def _ruled_out(message: str, categories: set[str]) -> dict[str, str]:
 
 def excluded_presented(run: Any, records: Records) -> list[str]:
     """Records a turn showed the person that hold what their message of that turn ruled out."""
-    categories = {w for r in records for ws in _category_words(r).values() for w in ws}
+    categories = {
+        w for r in records for ws in records.derived(r, _category_words).values() for w in ws
+    }
     problems: list[str] = []
     for index, turn in enumerate(run.turns):
         out = _ruled_out(turn.user or "", categories)
@@ -1342,7 +1344,7 @@ def excluded_presented(run: Any, records: Records) -> list[str]:
             record = records.get(record_id)
             if record is None:
                 continue
-            for leaf, words in _category_words(record).items():
+            for leaf, words in records.derived(record, _category_words).items():
                 for word in sorted(words & set(out)):
                     problems.append(
                         f"turn {index + 1} showed {record_id} ({leaf} "

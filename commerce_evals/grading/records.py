@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
+
+T = TypeVar("T")
 
 from commerce_evals.facts import normalise
 from commerce_evals.japanese.text import is_japanese, token_pattern
@@ -176,7 +178,13 @@ class Record:
         ]
 
 
+_ID_FIELD_SET = frozenset(ID_FIELDS)
+_TOTAL_FIELD_SET = frozenset(TOTAL_FIELDS)
+
+
 def _id_field(row: dict[str, Any]) -> str | None:
+    if _ID_FIELD_SET.isdisjoint(row):  # most parts of a record: no id of their own
+        return None
     for key in ID_FIELDS:
         value = row.get(key)
         if isinstance(value, str) and value:
@@ -244,12 +252,22 @@ class Records:
         self._links_read: dict[str, tuple[str, ...]] = {}
         self._naming: dict[str, set[str]] | None = None
         self._children: dict[str, set[str]] = {}
+        self._derived: dict[tuple[Callable[[Record], Any], str], Any] = {}
 
     def _changed(self) -> None:
         self._surfaces_read = None
         self._references_read.clear()
         self._links_read.clear()
         self._naming = None
+        self._derived.clear()
+
+    def derived(self, record: Record, reader: Callable[[Record], T]) -> T:
+        """What `reader` reads of one of these records, read once until the records change (a
+        grader asks it of every record for every sentence). The value is shared: read it only."""
+        key = (reader, record.id)
+        if key not in self._derived:
+            self._derived[key] = reader(record)
+        return cast(T, self._derived[key])
 
     def add(self, node: Any, parent: str | None = None) -> None:
         self._changed()
@@ -259,7 +277,7 @@ class Records:
             return
         if not isinstance(node, dict):
             return
-        for total_key in TOTAL_FIELDS:
+        for total_key in TOTAL_FIELDS if not _TOTAL_FIELD_SET.isdisjoint(node) else ():
             total = node.get(total_key)
             # a bare "total" is a money total only beside the lines it adds up (a search's
             # "total" is its count of results)
