@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
-T = TypeVar("T")
-
 from commerce_evals.facts import normalise
 from commerce_evals.japanese.text import is_japanese, token_pattern
+
+T = TypeVar("T")
 
 # the field that is an object's own id, in order of preference ("id" first: an offer's
 # `vehicleId` names another record)
