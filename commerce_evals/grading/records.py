@@ -408,7 +408,12 @@ class Records:
         found: list[Reference] = []
         taken: list[tuple[int, int]] = []
         japanese = is_japanese(text)
+        # an ASCII name can be in an ASCII text only where each of its words is (case aside):
+        # most of the records' names are not, and their patterns need not run
+        folded = text.casefold() if text.isascii() else None
         for surface, record_id, exact in self._surfaces():
+            if folded is not None and not all(word in folded for word in _ascii_words(surface)):
+                continue
             pattern = _japanese_pattern(surface) if japanese else _surface_pattern(surface, exact)
             for m in pattern.finditer(text):
                 if any(m.start() < e and s < m.end() for s, e in taken):
@@ -524,6 +529,13 @@ def _japanese_short_forms(name: str) -> Iterable[str]:
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+@functools.lru_cache(maxsize=8192)
+def _ascii_words(surface: str) -> tuple[str, ...]:
+    """The words of a name as its pattern matches them, folded; none for a name not in ASCII
+    (its pattern always runs)."""
+    return tuple(re.split(r"[-\s]+", surface.casefold())) if surface.isascii() else ()
 
 
 def _japanese_pattern(surface: str) -> re.Pattern[str]:
