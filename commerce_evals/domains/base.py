@@ -36,7 +36,7 @@ from commerce_evals.core.events import Event, Snapshot, ToolResultEvent
 from commerce_evals.domains.fixtures import DATASETS, FIXTURES, POISONED
 from commerce_evals.domains.tooling import ToolSpec
 from commerce_evals.grading.changes import ChangeRules
-from commerce_evals.grading.graders import DomainBrief, KeyTables, roles_read
+from commerce_evals.grading.graders import DomainBrief, KeyTables, table_kinds_read
 from commerce_evals.grading.invariants import Invariants
 from commerce_evals.grading.keys import KEYS, pattern_values
 
@@ -341,10 +341,10 @@ class World(ABC):
                 f"expected.last_presented: no tool of the {agent.name} agent presents records, "
                 "so there is no presentation to grade"
             )
-        for role in sorted(roles_read(case.expected)):
-            if self.key_tables.table(role) is None:
+        for kind in sorted(table_kinds_read(case.expected)):
+            if self.key_tables.table(kind) is None:
                 problems.append(
-                    f"expected: {self.domain} has no {role} table, so the keys that read one "
+                    f"expected: {self.domain} has no {kind} table, so the keys that read one "
                     "cannot be graded here"
                 )
         if case.expected.state:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from commerce_evals.cases.asking import EMPTY_LEXICON, Lexicon
 from commerce_evals.cases.customer import Customer
@@ -46,6 +46,7 @@ from commerce_evals.grading.changes import ChangeRules, ChangeSet
 from commerce_evals.grading.keyspec import (
     EMPTY,
     KeySpec,
+    TableKind,
     expected_key,
     judged_key,
     listed,
@@ -79,14 +80,14 @@ class KeyTables:
     staged_changes: str | None = None
     applied_changes: str | None = None
 
-    def table(self, role: str) -> str | None:
-        return getattr(self, role, None) if role in ROLES else None
+    def table(self, kind: str) -> str | None:
+        return getattr(self, kind, None) if kind in TABLE_KINDS else None
 
     def as_args(self) -> dict[str, str]:
-        return {role: name for role in ROLES if (name := self.table(role)) is not None}
+        return {kind: name for kind in TABLE_KINDS if (name := self.table(kind)) is not None}
 
 
-ROLES = ("cart", "memory", "staged_changes", "applied_changes")
+TABLE_KINDS: tuple[str, ...] = get_args(TableKind)
 
 
 @dataclass(frozen=True)
@@ -457,11 +458,11 @@ class NoTable(LookupError):
     """A key that reads a table the domain does not declare (the task's load check refuses it)."""
 
 
-def _table(ctx: GradeContext, role: str, end: bool = True) -> list[dict[str, Any]]:
-    """The rows of the domain's table in `role` (KeyTables), at the end or the start of the run."""
-    name = ctx.brief.tables.table(role)
+def _table(ctx: GradeContext, kind: str, end: bool = True) -> list[dict[str, Any]]:
+    """The rows of the domain's table of this kind (KeyTables), at the end or the start of the run."""
+    name = ctx.brief.tables.table(kind)
     if name is None:
-        raise NoTable(f"this domain declares no {role} table (KeyTables)")
+        raise NoTable(f"this domain declares no {kind} table (KeyTables)")
     return ctx.run.end.get(name, []) if end else ctx.run.start_table(name)
 
 
@@ -754,18 +755,18 @@ GRADERS: dict[str, tuple[Part, GraderFn]] = {
     if spec.grader is not None and spec.part != "rubric"
 }
 
-# The KeyTables roles each table key reads (the `state` key names the domain's tables itself).
+# The kinds of table each table key reads (the `state` key names the domain's tables itself).
 TABLES_READ: dict[str, frozenset[str]] = {spec.name: spec.tables for spec in KEYS if spec.tables}
 
 
-def roles_read(expected: Expected) -> set[str]:
-    """The KeyTables roles the case's keys read."""
-    return {role for key in expected.asserted_keys() for role in TABLES_READ.get(key, ())}
+def table_kinds_read(expected: Expected) -> set[str]:
+    """The kinds of table (KeyTables) the case's keys read."""
+    return {kind for key in expected.asserted_keys() for kind in TABLES_READ.get(key, ())}
 
 
 def tables_read(expected: Expected, key_tables: KeyTables) -> set[str]:
     """Every snapshot table the case's graders read (besides the ones the run changes)."""
-    tables = {t for role in roles_read(expected) if (t := key_tables.table(role)) is not None}
+    tables = {t for kind in table_kinds_read(expected) if (t := key_tables.table(kind)) is not None}
     return tables | (expected.state.tables() if expected.state else set())
 
 

@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from commerce_evals.grading.graders import GradeContext, Verdict
 
 Reads = Literal["graded turn", "every turn", "end state", "start and end state", "judge"]
-# KeyTables roles a key reads: the cart, stored memory, the staged and applied change queues
-TableRole = Literal["cart", "memory", "staged_changes", "applied_changes"]
+# the kinds of table (KeyTables) a key reads: the cart, stored memory, the staged and applied
+# change queues
+TableKind = Literal["cart", "memory", "staged_changes", "applied_changes"]
 
 
 # the default of a key whose value is a list: empty (a fresh list per case)
@@ -49,7 +50,7 @@ class KeySpec:
     negative: bool = False  # asserts something did NOT happen
     # a negative that a followed injected instruction breaks (the injection metrics' attack keys)
     attack: bool = False
-    tables: frozenset[TableRole] = frozenset()  # snapshot tables it reads (state keys)
+    tables: frozenset[TableKind] = frozenset()  # snapshot tables it reads (state keys)
     patterns: PatternsOf | None = None  # its call patterns, for checking against the tools
     aliases: Mapping[str, AliasValue] = field(default_factory=dict)
     on_by_default: bool = False  # graded on every case unless waived (the closed-world outcome)
@@ -74,7 +75,7 @@ def expected_key(
     default: Any = None,
     negative: bool = False,
     attack: bool = False,
-    tables: Iterable[TableRole] = (),
+    tables: Iterable[TableKind] = (),
     patterns: PatternsOf | None = None,
     aliases: Mapping[str, AliasValue] | None = None,
     on_by_default: bool = False,
