@@ -31,7 +31,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 import fsspec
-from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
+from inspect_ai.log import (
+    EvalLog,
+    EvalSample,
+    EvalSampleSummary,
+    list_eval_logs,
+    read_eval_log,
+    read_eval_log_sample,
+    read_eval_log_sample_summaries,
+)
 
 from commerce_evals.cases.errors import InputError
 from commerce_evals.grading.parts import PARTS as PARTS
@@ -434,8 +442,76 @@ def read_logs(
             check_case_runs(path, header)
     if latest:
         headers = latest_per_run(headers)
-    exclude = frozenset() if whole else TRANSCRIPT_FIELDS
-    return [(path, read_log(path, exclude=exclude)) for path, _ in headers]
+    if whole:
+        return [(path, read_log(path)) for path, _ in headers]
+    return [(path, _with_verdict_samples(path, header)) for path, header in headers]
+
+
+# Where Inspect's sample summaries leave out a value over 1 KB, they say so with this text.
+THINNED = "Key removed from summary (> 1k)"
+# The sample metadata no verdict report reads (the case's dump, its oracles): left out of a
+# summary without loss.
+UNREAD_METADATA = frozenset({"case", "oracle_changes", "oracle_writes", "known_bad_replies"})
+
+
+def _with_verdict_samples(path: Path | Location, header: EvalLog) -> EvalLog:
+    """The log with its samples' verdicts, read from Inspect's sample summaries (one small file
+    per log) wherever a summary holds everything a report reads, and from the sample itself,
+    without its transcript, where it does not (a failure's reasons over 1 KB, an error, a limit).
+    A log whose summaries cannot be read is read sample by sample."""
+    try:
+        summaries = read_eval_log_sample_summaries(os.fspath(path))
+    except Exception:  # an unfinished or older log: the samples themselves
+        return read_log(path, exclude=TRANSCRIPT_FIELDS)
+    samples = []
+    for summary in summaries:
+        sample = _summary_sample(summary)
+        if sample is None:
+            try:
+                sample = read_eval_log_sample(
+                    os.fspath(path),
+                    id=summary.id,
+                    epoch=summary.epoch,
+                    exclude_fields=set(TRANSCRIPT_FIELDS),
+                )
+            except Exception as err:
+                detail = " ".join(str(err).split())[:200] or type(err).__name__
+                raise LogReadError(
+                    f"{path}: not a readable Inspect log (sample {summary.id}, epoch "
+                    f"{summary.epoch}: {detail}); re-run it or remove it"
+                ) from err
+        samples.append(sample)
+    return header.model_copy(update={"samples": samples})
+
+
+def _summary_sample(summary: EvalSampleSummary) -> EvalSample | None:
+    """The sample as a verdict report reads it, when its summary holds all of that: finished,
+    no error, limit or retry, and no score field or read metadata left out for its size."""
+    if not summary.completed or summary.error or summary.limit or summary.retries:
+        return None
+    metadata = summary.metadata or {}
+    if any(v == THINNED for k, v in metadata.items() if k not in UNREAD_METADATA):
+        return None
+    for score in (summary.scores or {}).values():
+        if any(value == THINNED for value in (score.metadata or {}).values()):
+            return None
+    return EvalSample(
+        id=summary.id,
+        epoch=summary.epoch,
+        input=summary.input,
+        target=summary.target,
+        metadata={k: v for k, v in metadata.items() if v != THINNED},
+        scores=summary.scores,
+        model_usage=summary.model_usage,
+        role_usage=summary.role_usage,
+        started_at=summary.started_at,
+        completed_at=summary.completed_at,
+        total_time=summary.total_time,
+        working_time=summary.working_time,
+        uuid=summary.uuid,
+        turn_count=summary.turn_count,
+        error_retries=[] if summary.retries == 0 else None,
+    )
 
 
 def sorted_samples(log: EvalLog) -> list[EvalSample]:
