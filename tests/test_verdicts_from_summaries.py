@@ -1,0 +1,40 @@
+"""The reports read verdicts from Inspect's sample summaries and open a sample only where its
+summary left out what they read: the same results as reading every sample."""
+
+from __future__ import annotations
+
+from commerce_evals.reports import logs
+from commerce_evals.reports.frames import sample_frame
+from tests.run_pattern_logs import cancelled_log, sweep_dir
+
+
+def by_samples(read: list) -> list:
+    return [(path, logs.read_log(path, exclude=logs.TRANSCRIPT_FIELDS)) for path, _ in read]
+
+
+def test_a_sweep_with_failures_reads_the_same_from_summaries_as_from_its_samples() -> None:
+    read = logs.read_logs([sweep_dir()], case_runs=True)
+    whole = by_samples(read)
+    assert logs.results_by_model(read) == logs.results_by_model(whole)
+    # a failure's reasons are there in full, not the summary's "removed" note
+    failures = [
+        f
+        for run in logs.results_by_model(read).values()
+        for case in run.cases.values()
+        for epoch in case.epochs
+        for f in epoch.failures
+    ]
+    assert failures and all(logs.THINNED not in f.reason for f in failures)
+    ours, theirs = (
+        sample_frame([log for _, log in found]).sort_values(["id", "epoch"]).reset_index(drop=True)
+        for found in (read, whole)
+    )
+    read_columns = [
+        c for c in theirs.columns if c.removeprefix("metadata_") not in logs.UNREAD_METADATA
+    ]
+    assert ours[read_columns].astype(str).equals(theirs[read_columns].astype(str))
+
+
+def test_an_unfinished_log_reads_its_samples() -> None:
+    read = logs.read_logs([cancelled_log()], case_runs=True, latest=False)
+    assert logs.results_by_model(read) == logs.results_by_model(by_samples(read))
