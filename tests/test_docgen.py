@@ -271,6 +271,7 @@ ILLUSTRATIONS = [
     "propose 3 or 4 dimensions",  # the seed's step, which --propose asks for
     "fewer than 3 or more than 4 dimensions",
     "it proposes 2 dimensions",  # an example error message
+    "Over 10,032 samples",  # the size of a benchmark's log folder, as measured
 ]
 
 
