@@ -38,3 +38,23 @@ def test_a_sweep_with_failures_reads_the_same_from_summaries_as_from_its_samples
 def test_an_unfinished_log_reads_its_samples() -> None:
     read = logs.read_logs([cancelled_log()], case_runs=True, latest=False)
     assert logs.results_by_model(read) == logs.results_by_model(by_samples(read))
+
+
+def epochs(read: list) -> dict:
+    """Each model's cases' epoch results (what a report reads, without where the log lies)."""
+    return {
+        model: {case_id: case.epochs for case_id, case in run.cases.items()}
+        for model, run in logs.results_by_model(read).items()
+    }
+
+
+def test_a_json_log_reads_the_same_verdicts(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    [(path, _)] = logs.read_logs([sweep_dir()], case_runs=True)[:1]
+    copy = tmp_path / "run.json"
+    write_eval_log(read_eval_log(str(path)), str(copy), format="json")
+    # compared as text: a part not asserted is NaN, and NaN equals no other NaN
+    assert repr(epochs(logs.read_logs([copy], case_runs=True))) == repr(
+        epochs(logs.read_logs([path], case_runs=True))
+    )

@@ -458,7 +458,10 @@ def _with_verdict_samples(path: Path | Location, header: EvalLog) -> EvalLog:
     """The log with its samples' verdicts, read from Inspect's sample summaries (one small file
     per log) wherever a summary holds everything a report reads, and from the sample itself,
     without its transcript, where it does not (a failure's reasons over 1 KB, an error, a limit).
-    A log whose summaries cannot be read is read sample by sample."""
+    A log whose summaries cannot be read is read sample by sample, as is a `.json` log (one
+    document: a sample is read by reading all of it)."""
+    if not os.fspath(path).endswith(".eval"):
+        return read_log(path, exclude=TRANSCRIPT_FIELDS)
     try:
         summaries = read_eval_log_sample_summaries(os.fspath(path))
     except Exception:  # an unfinished or older log: the samples themselves
