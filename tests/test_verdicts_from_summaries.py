@@ -58,3 +58,26 @@ def test_a_json_log_reads_the_same_verdicts(tmp_path) -> None:  # type: ignore[n
     assert repr(epochs(logs.read_logs([copy], case_runs=True))) == repr(
         epochs(logs.read_logs([path], case_runs=True))
     )
+
+
+def test_a_sample_whose_summary_may_differ_is_read_itself(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """An error with an empty message (no error, read as a truth value) and a text Inspect cuts
+    short in the summary: both read from the sample."""
+    from inspect_ai.log import EvalError, read_eval_log, write_eval_log
+
+    [(path, _)] = logs.read_logs([sweep_dir()], case_runs=True)[:1]
+    log = read_eval_log(str(path))
+    samples = log.samples or []
+    samples[0].error = EvalError(message="", traceback="", traceback_ansi="")
+    samples[1].metadata = {**samples[1].metadata, "difficulty": "hard " * 400}
+    copy = tmp_path / "run.eval"
+    write_eval_log(log, str(copy))
+    read = logs.read_logs([copy], case_runs=True)
+    assert repr(epochs(read)) == repr(epochs(by_samples(read)))
+    errors = [
+        e.error
+        for run in logs.results_by_model(read).values()
+        for c in run.cases.values()
+        for e in c.epochs
+    ]
+    assert "" in errors

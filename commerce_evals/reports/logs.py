@@ -487,16 +487,24 @@ def _with_verdict_samples(path: Path | Location, header: EvalLog) -> EvalLog:
     return header.model_copy(update={"samples": samples})
 
 
+def _thinned(value: Any) -> bool:
+    """Whether a summary's value may not be the sample's: left out, or a text cut short (Inspect
+    shortens a text to about 1,000 characters and ends it with "...")."""
+    return (
+        value == THINNED or isinstance(value, str) and (len(value) >= 900 or value.endswith("..."))
+    )
+
+
 def _summary_sample(summary: EvalSampleSummary) -> EvalSample | None:
     """The sample as a verdict report reads it, when its summary holds all of that: finished,
     no error, limit or retry, and no score field or read metadata left out for its size."""
-    if not summary.completed or summary.error or summary.limit or summary.retries:
+    if not summary.completed or summary.error is not None or summary.limit or summary.retries:
         return None
     metadata = summary.metadata or {}
-    if any(v == THINNED for k, v in metadata.items() if k not in UNREAD_METADATA):
+    if any(_thinned(v) for k, v in metadata.items() if k not in UNREAD_METADATA):
         return None
     for score in (summary.scores or {}).values():
-        if any(value == THINNED for value in (score.metadata or {}).values()):
+        if _thinned(score.reason) or any(_thinned(v) for v in (score.metadata or {}).values()):
             return None
     return EvalSample(
         id=summary.id,
