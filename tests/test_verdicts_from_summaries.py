@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from commerce_evals.reports import logs
 from commerce_evals.reports.frames import sample_frame
-from tests.run_pattern_logs import cancelled_log, sweep_dir
+from tests.run_pattern_logs import cancelled_log, judged_log, sweep_dir
 
 
 def by_samples(read: list) -> list:
@@ -63,17 +63,25 @@ def test_a_json_log_reads_the_same_verdicts(tmp_path) -> None:  # type: ignore[n
 def test_a_sample_whose_summary_may_differ_is_read_itself(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """An error with an empty message (no error, read as a truth value) and a text Inspect cuts
     short in the summary: both read from the sample."""
-    from inspect_ai.log import EvalError, read_eval_log, write_eval_log
+    from inspect_ai.log import (
+        EvalError,
+        read_eval_log,
+        read_eval_log_sample_summaries,
+        write_eval_log,
+    )
 
-    [(path, _)] = logs.read_logs([sweep_dir()], case_runs=True)[:1]
-    log = read_eval_log(str(path))
-    samples = log.samples or []
-    samples[0].error = EvalError(message="", traceback="", traceback_ansi="")
-    samples[1].metadata = {**samples[1].metadata, "difficulty": "hard " * 400}
+    # a run with no grader bound: every summary holds all a report reads (a judge's verdicts
+    # are over 1 KB, so a judged run's samples are opened anyway)
+    log = read_eval_log(str(judged_log(None)))
+    assert all(logs._summary_sample(s) for s in read_eval_log_sample_summaries(log.location))
+    # two passing samples: their summaries hold all a report reads until they are changed
+    passing = [s for s in log.samples or [] if s.scores["commerce_case"].value["passed"] == 1.0]
+    passing[0].error = EvalError(message="", traceback="", traceback_ansi="")
+    passing[1].metadata = {**passing[1].metadata, "difficulty": "hard " * 400}
     copy = tmp_path / "run.eval"
     write_eval_log(log, str(copy))
     read = logs.read_logs([copy], case_runs=True)
-    assert repr(epochs(read)) == repr(epochs(by_samples(read)))
+    assert repr(logs.results_by_model(read)) == repr(logs.results_by_model(by_samples(read)))
     errors = [
         e.error
         for run in logs.results_by_model(read).values()
