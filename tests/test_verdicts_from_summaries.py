@@ -89,3 +89,32 @@ def test_a_sample_whose_summary_may_differ_is_read_itself(tmp_path) -> None:  # 
         for e in c.epochs
     ]
     assert "" in errors
+
+
+def test_an_opened_sample_that_cannot_be_read_is_named(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The samples a report opens are read together; when one of them is cut short, the error
+    names that sample, not the batch."""
+    import zipfile
+
+    import inspect_ai._util.zipfile  # noqa: F401  (reads Inspect's zstd entries)
+    import pytest
+    from inspect_ai.log import EvalError, read_eval_log, write_eval_log
+
+    log = read_eval_log(str(judged_log(None)))
+    samples = log.samples or []
+    for sample in samples[:2]:  # an error: both are opened, not read from their summaries
+        sample.error = EvalError(message="", traceback="", traceback_ansi="")
+    written = tmp_path / "written.eval"
+    write_eval_log(log, str(written))
+    cut = f"samples/{samples[1].id}_epoch_1.json"
+    copy = tmp_path / "run.eval"
+    with zipfile.ZipFile(written) as src, zipfile.ZipFile(copy, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == cut:
+                data = data[: len(data) // 2]
+            info.compress_type = zipfile.ZIP_DEFLATED
+            dst.writestr(info, data)
+    logs.read_logs([written], case_runs=True)  # read whole, the same log reads
+    with pytest.raises(logs.LogReadError, match=f"sample {samples[1].id}, epoch 1: .*remove it"):
+        logs.read_logs([copy], case_runs=True)

@@ -21,7 +21,9 @@ log is named as such by every report, never read as a finished run.
 
 from __future__ import annotations
 
+import gc
 import json
+import logging
 import math
 import os
 from collections import defaultdict
@@ -39,6 +41,7 @@ from inspect_ai.log import (
     read_eval_log,
     read_eval_log_sample,
     read_eval_log_sample_summaries,
+    read_eval_log_samples_by_id,
 )
 
 from commerce_evals.cases.errors import InputError
@@ -466,25 +469,47 @@ def _with_verdict_samples(path: Path | Location, header: EvalLog) -> EvalLog:
         summaries = read_eval_log_sample_summaries(os.fspath(path))
     except Exception:  # an unfinished or older log: the samples themselves
         return read_log(path, exclude=TRANSCRIPT_FIELDS)
-    samples = []
-    for summary in summaries:
-        sample = _summary_sample(summary)
-        if sample is None:
-            try:
-                sample = read_eval_log_sample(
-                    os.fspath(path),
-                    id=summary.id,
-                    epoch=summary.epoch,
-                    exclude_fields=set(TRANSCRIPT_FIELDS),
-                )
-            except Exception as err:
-                detail = " ".join(str(err).split())[:200] or type(err).__name__
-                raise LogReadError(
-                    f"{path}: not a readable Inspect log (sample {summary.id}, epoch "
-                    f"{summary.epoch}: {detail}); re-run it or remove it"
-                ) from err
-        samples.append(sample)
+    samples = [_summary_sample(summary) for summary in summaries]
+    missing = [
+        (s.id, s.epoch) for s, sample in zip(summaries, samples, strict=True) if sample is None
+    ]
+    if missing:
+        found = iter(_open_samples(path, missing))
+        samples = [next(found) if sample is None else sample for sample in samples]
     return header.model_copy(update={"samples": samples})
+
+
+def _open_samples(path: Path | Location, keys: list[tuple[int | str, int]]) -> list[EvalSample]:
+    """The samples named, without their transcripts, read together (the zip's directory is
+    parsed once, not once a sample). When one cannot be read, the error names it."""
+    location = os.fspath(path)
+    asyncio_log = logging.getLogger("asyncio")
+    level = asyncio_log.level
+    # a sample that fails to parse leaves Inspect's other reads cancelled, which asyncio reports
+    # as "Task exception was never retrieved": noise beside the error below
+    asyncio_log.setLevel(logging.CRITICAL)
+    try:
+        return read_eval_log_samples_by_id(location, keys, exclude_fields=set(TRANSCRIPT_FIELDS))
+    except Exception as err:
+        batch = err
+        gc.collect()  # the abandoned tasks are reported when collected: while the log is quiet
+    finally:
+        asyncio_log.setLevel(level)
+    for id, epoch in keys:  # which one: read them one by one
+        try:
+            read_eval_log_sample(
+                location, id=id, epoch=epoch, exclude_fields=set(TRANSCRIPT_FIELDS)
+            )
+        except Exception as err:
+            raise _unreadable(path, f"sample {id}, epoch {epoch}", err) from err
+    raise _unreadable(path, f"{len(keys)} samples", batch) from batch
+
+
+def _unreadable(path: Path | Location, where: str, err: Exception) -> LogReadError:
+    detail = " ".join(str(err).split())[:200] or type(err).__name__
+    return LogReadError(
+        f"{path}: not a readable Inspect log ({where}: {detail}); re-run it or remove it"
+    )
 
 
 def _thinned(value: Any) -> bool:
