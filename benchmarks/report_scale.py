@@ -1,14 +1,16 @@
 """Reports at scale: `commerce-evals compare` and `gate` over a log folder of many samples.
 
-    python benchmarks/report_scale.py [--samples 10000] [--models 2] [--source LOG] [--folder DIR]
+    python benchmarks/report_scale.py [--samples 10000] [--models 2] [--judged] [--source LOG]
+        [--folder DIR]
 
-A real log is made once (checkout's cases under `commerce/reference`, one epoch) unless --source
-names one; its samples are copied, epoch after epoch, into one log per model (`commerce/model-i`)
-with Inspect's write API until the folder holds --samples samples. Then each command runs as a
-user runs it, in its own process (start-up included), and the time is printed, with the time of
-reading the folder's verdicts against reading the logs whole (what the reports did before they
-read only the fields they need). Issue 35 asks for compare and gate in under 30 s each at 10,000
-samples on two cores.
+A real log is made once (checkout's cases under `commerce/reference`, one epoch, with
+`commerce/judge` bound as the grader when --judged) unless --source names one; its samples are
+copied, epoch after epoch, into one log per model (`commerce/model-i`), laid out as Inspect writes
+an `.eval` file, until the folder holds --samples samples. Then each command runs as a user runs
+it, in its own process (start-up included), and the time is printed, with the time of reading the
+folder's verdicts against reading the logs whole (what the reports did before they read only the
+fields they need). Issue 35 asks for compare and gate in under 30 s each at 10,000 samples on two
+cores.
 """
 
 from __future__ import annotations
@@ -25,13 +27,22 @@ import zipfile
 from pathlib import Path
 
 
-def source_log(folder: Path) -> Path:
-    """A real log to copy: checkout's cases replayed by the reference model."""
+def source_log(folder: Path, judged: bool = False) -> Path:
+    """A real log to copy: checkout's cases replayed by the reference model, judged by the
+    scripted judge when asked (a judge's verdicts are over the 1 KB a summary keeps of a value,
+    so the reports open each judged sample)."""
     from inspect_ai import eval
 
     from commerce_evals.checkout import checkout
 
-    [log] = eval(checkout(), model="commerce/reference", log_dir=str(folder), display="none")
+    roles = {"grader": "commerce/judge"} if judged else None
+    [log] = eval(
+        checkout(),
+        model="commerce/reference",
+        model_roles=roles,
+        log_dir=str(folder),
+        display="none",
+    )
     assert log.status == "success", log.error
     return Path(log.location)
 
@@ -115,12 +126,15 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument("--models", type=int, default=2)
     parser.add_argument("--source", type=Path, help="a log to copy (default: run checkout)")
     parser.add_argument("--folder", type=Path, help="where the logs go (default: a temp folder)")
+    parser.add_argument(
+        "--judged", action="store_true", help="the source run has the scripted judge bound"
+    )
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="report-scale-"))
     folder = args.folder or work / "logs"
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        source = args.source or source_log(work / "source")
+        source = args.source or source_log(work / "source", args.judged)
         started = time.perf_counter()
         samples = build_folder(source, folder, args.samples, args.models)
         print(
