@@ -99,6 +99,7 @@ def test_the_end_of_a_run_names_the_first_ten_failed_cases_and_counts_the_rest()
     assert lines[2] == "need review (1): c-r" and lines[3].endswith("summary logs/run.eval")
 
 
+@pytest.mark.slow  # a real `inspect eval`; the in-process test below runs the same hook
 def test_inspect_eval_on_the_command_line_ends_by_naming_the_failed_case(tmp_path: Path) -> None:
     """The hook is registered by the flow's task file itself, as `inspect eval` loads it."""
     done = subprocess.run(
