@@ -177,8 +177,8 @@ def decide(
         if part not in broken:
             return (
                 "Pass",
-                "The graded reply is a counterexample's whose declared faults lie outside this "
-                "criterion.",
+                "The graded reply is a counterexample's reply, whose declared faults lie outside "
+                "this criterion.",
                 graded,
             )
         return (
