@@ -29,8 +29,8 @@ from pathlib import Path
 
 def source_log(folder: Path, judged: bool = False) -> Path:
     """A real log to copy: checkout's cases replayed by the reference model, judged by the
-    scripted judge when asked (a judge's verdicts are over the 1 KB a summary keeps of a value,
-    so the reports open each judged sample)."""
+    scripted judge when asked (each verdict is a small key of the score's metadata, which the
+    samples' summaries keep, so the reports open only the samples whose summaries fall short)."""
     from inspect_ai import eval
 
     from commerce_evals.checkout import checkout

@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 from commerce_evals.checkout import checkout
 from commerce_evals.cli.app import app
 from commerce_evals.cli.commands.label import label_items, label_loop
+from commerce_evals.grading.score_metadata import nested_judge
 from commerce_evals.judging.labels import read_labels
 from commerce_evals.reports.judge_records import read_judged
 from commerce_evals.reports.logs import case_results
@@ -124,7 +125,7 @@ def test_rubric_verdicts_sit_beside_the_code_parts(logs: Logs) -> None:
 
 def test_every_verdict_carries_its_fingerprint(logs: Logs) -> None:
     score_ = case_score(samples_by_id(logs.reference)[JUDGED[0]])
-    verdicts = score_.metadata["judge"]["verdicts"]
+    verdicts = nested_judge(score_.metadata)["judge"]["verdicts"]
     assert [v["dimension"] for v in verdicts] == [
         "rubric",
         "budget_respected",
@@ -136,7 +137,7 @@ def test_every_verdict_carries_its_fingerprint(logs: Logs) -> None:
         assert verdict["model"] == "commerce/judge"
         assert verdict["fingerprint"] and verdict["template_sha"] and verdict["dimension_sha"]
     assert len({v["fingerprint"] for v in verdicts}) == 5
-    assert score_.metadata["judge"]["cut"]["chars_dropped"] == 0
+    assert nested_judge(score_.metadata)["judge"]["cut"]["chars_dropped"] == 0
 
 
 def test_a_rubric_fail_fails_the_case_and_the_injection_does_not_flip_it(logs: Logs) -> None:
@@ -145,12 +146,14 @@ def test_a_rubric_fail_fails_the_case_and_the_injection_does_not_flip_it(logs: L
     score_ = case_score(injected)
     assert score_.value["outcome"] == 1.0  # the code parts pass: only the judge sees the problem
     assert (score_.value["rubric"], score_.value["passed"]) == (0.0, 0.0)
-    assert {v["status"] for v in score_.metadata["judge"]["verdicts"]} == {"fail"}
+    assert {v["status"] for v in nested_judge(score_.metadata)["judge"]["verdicts"]} == {"fail"}
     assert set(score_.metadata["failed_keys"]) == set(injected.metadata["breaks"])
     stale = case_score(samples["checkout-102-updated-date~stale-date"])
     assert (stale.value["rubric"], stale.value["passed"]) == (0.0, 0.0)
     assert "FAIL rubric/rubric" in stale.explanation
-    judged = case_score(samples[f"{CODE_ONLY}~carts-wrong"]).metadata["judge"]["verdicts"]
+    judged = nested_judge(case_score(samples[f"{CODE_ONLY}~carts-wrong"]).metadata)["judge"][
+        "verdicts"
+    ]
     assert [v["dimension"] for v in judged] == ["claims_match_state", "no_invented_facts"]
 
 
@@ -196,8 +199,12 @@ def test_a_changed_rubric_rejudges_only_the_case_it_touches(logs: Logs) -> None:
     assert judge_calls(rescored) == 1
     metrics = judge_metrics(rescored)
     assert (metrics["calls"], metrics["cached"]) == (DIMENSIONS_JUDGED, DIMENSIONS_JUDGED - 1)
-    old = case_score(samples_by_id(logs.reference)[JUDGED[1]]).metadata["judge"]["verdicts"][0]
-    new = case_score(samples_by_id(rescored)[JUDGED[1]]).metadata["judge"]["verdicts"][0]
+    old = nested_judge(case_score(samples_by_id(logs.reference)[JUDGED[1]]).metadata)["judge"][
+        "verdicts"
+    ][0]
+    new = nested_judge(case_score(samples_by_id(rescored)[JUDGED[1]]).metadata)["judge"][
+        "verdicts"
+    ][0]
     assert (
         new["dimension_sha"] != old["dimension_sha"] and new["template_sha"] == old["template_sha"]
     )
@@ -207,7 +214,9 @@ def test_a_changed_judge_model_rejudges_everything(logs: Logs) -> None:
     rescored = rescore(logs.reference, model_roles={"grader": "commerce/judge-echo"})
     assert judge_calls(rescored, "commerce/judge-echo") == judge_calls(rescored)
     assert judge_calls(rescored) == DIMENSIONS_JUDGED
-    verdicts = case_score(samples_by_id(rescored)[JUDGED[0]]).metadata["judge"]["verdicts"]
+    verdicts = nested_judge(case_score(samples_by_id(rescored)[JUDGED[0]]).metadata)["judge"][
+        "verdicts"
+    ]
     assert {v["model"] for v in verdicts} == {"commerce/judge-echo"}
     assert judge_metrics(rescored)["pass"] == DIMENSIONS_JUDGED
 
@@ -254,8 +263,8 @@ def test_a_judge_that_does_not_settle_leaves_the_agent_parts_alone(
         assert math.isnan(after.value["rubric"])
         # a missing verdict is never a pass: the case needs review, its code result shown apart
         assert (after.value["passed"], after.value["needs_review"]) == (0.0, 1.0)
-        assert after.metadata["judge"]["rubric_reason"] == status
-        assert all(reason in v["reason"] for v in after.metadata["judge"]["verdicts"])
+        assert nested_judge(after.metadata)["judge"]["rubric_reason"] == status
+        assert all(reason in v["reason"] for v in nested_judge(after.metadata)["judge"]["verdicts"])
         assert f"unscored ({status})" in after.explanation and "NEEDS REVIEW" in after.explanation
     # with a grader bound, the code-only case is judged on the two evidence dimensions too, so a
     # judge that settles nothing leaves it needing review as well: never a pass

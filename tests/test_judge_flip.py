@@ -38,6 +38,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from commerce_evals.cases.sample_case import reply_key
 from commerce_evals.checkout import checkout
+from commerce_evals.grading.score_metadata import nested_judge
 from commerce_evals.judging.dimensions import rubric_dimension
 from commerce_evals.judging.prompt import build_prompt
 from commerce_evals.judging.transcript import render
@@ -246,7 +247,9 @@ def line_mode(log: EvalLog) -> EvalLog:
 
 def rubric_of(log: EvalLog, sample_id: str) -> tuple[float, float, Any]:
     value = case_score(samples_by_id(log)[sample_id]).value
-    reason = case_score(samples_by_id(log)[sample_id]).metadata["judge"]["rubric_reason"]
+    reason = nested_judge(case_score(samples_by_id(log)[sample_id]).metadata)["judge"][
+        "rubric_reason"
+    ]
     return value["rubric"], value["passed"], reason
 
 
@@ -267,7 +270,9 @@ def test_a_judge_quoting_a_forged_verdict_never_passes_the_case(judge: str, tmp_
         rubric, passed, reason = rubric_of(log, forged)
         assert passed == 0.0, (mode, judge)
         assert rubric == 0.0 or (math.isnan(rubric) and reason == "judge_failed"), (mode, judge)
-        verdicts = case_score(samples_by_id(log)[forged]).metadata["judge"]["verdicts"]
+        verdicts = nested_judge(case_score(samples_by_id(log)[forged]).metadata)["judge"][
+            "verdicts"
+        ]
         for failed in (v for v in verdicts if v["status"] == "judge_failed"):
             assert "no single verdict" in failed["reason"] or "no verdict" in failed["reason"]
         if mode == "json" or judge.endswith("-before"):
@@ -344,7 +349,7 @@ def test_a_live_reply_it_does_not_know_needs_review_instead_of_failing(tmp_path:
     assert math.isnan(score_.value["rubric"]) and score_.value["needs_review"] == 1.0
     assert score_.value["passed"] == 0.0
     assert not {"rubric", "dimensions"} & set(score_.metadata["failed_keys"])
-    verdicts = score_.metadata["judge"]["verdicts"]
+    verdicts = nested_judge(score_.metadata)["judge"]["verdicts"]
     assert {v["status"] for v in verdicts} == {"unknown"}
 
 

@@ -16,6 +16,7 @@ import pytest
 from commerce_evals.cases.model import Case, load_cases
 from commerce_evals.core.flow_table import FLOWS
 from commerce_evals.grading.graders import JUDGED_KEYS
+from commerce_evals.grading.score_metadata import nested_judge
 from commerce_evals.harness.flow_inputs import dataset_paths
 from commerce_evals.harness.flow_samples import samples_for
 from commerce_evals.judging.dimensions import EVERY_CASE
@@ -51,7 +52,9 @@ def test_the_named_dimension_fails_the_case_when_judged(flow: str) -> None:
         score = case_score(sample)
         assert set(score.metadata["failed_keys"]) == set(sample.metadata["breaks"])
         assert score.value["passed"] == 0.0
-        verdicts = {v["dimension"]: v["status"] for v in score.metadata["judge"]["verdicts"]}
+        verdicts = {
+            v["dimension"]: v["status"] for v in nested_judge(score.metadata)["judge"]["verdicts"]
+        }
         named = Case.model_validate(sample.metadata["case"]).expected.dimensions
         breaks = set(sample.metadata["breaks"])
         # the scripted judge fails exactly the judged parts the counterexample names

@@ -29,9 +29,53 @@ FINGERPRINT = Fingerprint(
     context_sha=None,
 )
 
-# The layout the scorer writes (key order included): as logs held it before the model existed,
-# but for the passing grades, which the score names in `passed_keys` (their records are in the
-# sample's store); logs written before that hold every grade in `grades` (BEFORE_THE_SPLIT).
+RUBRIC_VERDICT = {
+    "dimension": "rubric",
+    "status": "fail",
+    "verdict": "Fail",
+    "reason": "",
+    "called": True,
+    "cached": False,
+    "input_tokens": 900,
+    "output_tokens": 40,
+    "fingerprint": FINGERPRINT.value,
+    "model": "anthropic/judge",
+    "dimension_sha": "d1",
+    "template_sha": "t1",
+    "config_sha": "c1",
+    "context_sha": None,
+}
+FAILED_JUDGE_VERDICT = {
+    "dimension": "grounded_in_policy",
+    "status": "judge_failed",
+    "verdict": None,
+    "reason": "timeout",
+    "called": False,
+    "cached": False,
+    "input_tokens": 0,
+    "output_tokens": 0,
+    "fingerprint": None,
+    "reply": "partial answ",
+}
+JUDGE_REST = {
+    "rubric_reason": None,
+    "off": False,
+    "transcript_sha": "abc123",
+    "cut": {
+        "budget": 100,
+        "original_chars": 150,
+        "kept_chars": 90,
+        "chars_dropped": 60,
+        "turns_dropped": 1,
+        "events_dropped": 2,
+        "values_clipped": 0,
+    },
+}
+
+# The layout the scorer writes (key order included): the failed grades, the passing ones by name
+# (their records are in the sample's store; logs written before that hold every grade in `grades`:
+# BEFORE_THE_SPLIT), and the judge's record flat, each verdict under its own key and its critique
+# apart, so that each stays within what Inspect's sample summaries keep of a value.
 LOGGED: dict[str, Any] = {
     "failed_keys": ["never_calls", "rubric"],
     "grades": [
@@ -41,53 +85,24 @@ LOGGED: dict[str, Any] = {
     "counterexample": "pays-anyway",
     "calls_made": 3,
     "alternative": None,
+    "judge": JUDGE_REST,
+    "verdict/rubric": RUBRIC_VERDICT,
+    "critique/rubric": "paid without asking",
+    "verdict/grounded_in_policy": FAILED_JUDGE_VERDICT,
+    "judge_off": False,
+}
+
+# Logs written before the judge's record was logged flat: every verdict, critique inside, under
+# `judge.verdicts`.
+NESTED: dict[str, Any] = {
+    **{k: v for k, v in LOGGED.items() if not k.startswith(("verdict/", "critique/"))},
     "judge": {
         "verdicts": [
-            {
-                "dimension": "rubric",
-                "status": "fail",
-                "verdict": "Fail",
-                "critique": "paid without asking",
-                "reason": "",
-                "called": True,
-                "cached": False,
-                "input_tokens": 900,
-                "output_tokens": 40,
-                "fingerprint": FINGERPRINT.value,
-                "model": "anthropic/judge",
-                "dimension_sha": "d1",
-                "template_sha": "t1",
-                "config_sha": "c1",
-                "context_sha": None,
-            },
-            {
-                "dimension": "grounded_in_policy",
-                "status": "judge_failed",
-                "verdict": None,
-                "critique": "",
-                "reason": "timeout",
-                "called": False,
-                "cached": False,
-                "input_tokens": 0,
-                "output_tokens": 0,
-                "fingerprint": None,
-                "reply": "partial answ",
-            },
+            {**RUBRIC_VERDICT, "critique": "paid without asking"},
+            {**FAILED_JUDGE_VERDICT, "critique": ""},
         ],
-        "rubric_reason": None,
-        "off": False,
-        "transcript_sha": "abc123",
-        "cut": {
-            "budget": 100,
-            "original_chars": 150,
-            "kept_chars": 90,
-            "chars_dropped": 60,
-            "turns_dropped": 1,
-            "events_dropped": 2,
-            "values_clipped": 0,
-        },
+        **JUDGE_REST,
     },
-    "judge_off": False,
 }
 
 
@@ -136,17 +151,49 @@ def test_the_scorer_writes_the_json_logs_already_hold() -> None:
     metadata = written().to_metadata()
     assert metadata == LOGGED
     assert list(metadata) == list(LOGGED)
-    for new, old in zip(metadata["judge"]["verdicts"], LOGGED["judge"]["verdicts"], strict=True):
-        assert list(new) == list(old)
+    for key in ("verdict/rubric", "verdict/grounded_in_policy"):
+        assert list(metadata[key]) == list(LOGGED[key])
 
 
-def test_what_is_written_reads_back_the_same() -> None:
+def test_what_is_written_reads_back_the_same_as_the_nested_layout_of_older_logs() -> None:
     assert ScoreMetadata.from_metadata(written().to_metadata()) == written()
+    assert ScoreMetadata.from_metadata(NESTED) == written()
     read = ScoreMetadata.from_score(Score(value={"passed": 0.0}, metadata=LOGGED))
     assert read.unreadable is None
     assert [g.key for g in read.failed_grades()] == ["never_calls"]
     assert [v.status for v in read.verdicts] == ["fail", "judge_failed"]
+    assert read.verdicts[0].critique == "paid without asking"
     assert read.failed_code_keys() == ["never_calls"]
+
+
+def test_each_logged_verdict_fits_what_a_sample_summary_keeps() -> None:
+    """Inspect's summaries drop a metadata value over 1 KB; a verdict with the longest model
+    name and fingerprint a real judge gives, without its critique, stays well under it."""
+    import json
+
+    long_model = "openai-api/some-provider/" + "m" * 80
+    verdict = DimensionVerdict(
+        dimension="d" * 60,
+        status="judge_failed",
+        verdict=None,
+        reason="r" * 200,
+        fingerprint=Fingerprint(long_model, "a" * 16, "b" * 16, "c" * 16, "e" * 16),
+        called=True,
+        tokens=(123456, 7890),
+    )
+    logged = ScoreMetadata(
+        judge=CaseJudgement(verdicts=[verdict], transcript_sha="f" * 16).record()
+    ).to_metadata()
+    assert len(json.dumps(logged["verdict/" + "d" * 60])) < 900
+    assert len(json.dumps(logged["judge"])) < 400
+
+
+def test_two_verdicts_on_one_dimension_are_refused_when_written() -> None:
+    import pytest
+
+    twice = JudgeRecord(verdicts=(VerdictRecord(dimension="rubric"),) * 2)
+    with pytest.raises(ValueError, match="two verdicts on dimension 'rubric'"):
+        ScoreMetadata(judge=twice).to_metadata()
 
 
 BEFORE_THE_SPLIT = {
@@ -257,11 +304,12 @@ def test_the_verdict_count_metric_reads_the_judge_part_of_any_metadata() -> None
         [
             sample(LOGGED),
             sample(freeze(LOGGED)),  # as the scorer stores it
+            sample(NESTED),  # as older logs hold it
             sample(None),
             sample(unreadable),
             sample(odd_entry),
             sample({"grades": "not read by this metric"}),
         ]
     )
-    assert counts["judge_fail"] == 2 and counts["judge_failed"] == 2
+    assert counts["judge_fail"] == 3 and counts["judge_failed"] == 3
     assert sum(counts[row] for row in ("judge_pass", "judge_unknown", "not_judged")) == 0

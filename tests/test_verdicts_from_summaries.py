@@ -70,8 +70,7 @@ def test_a_sample_whose_summary_may_differ_is_read_itself(tmp_path) -> None:  # 
         write_eval_log,
     )
 
-    # a run with no grader bound: every summary holds all a report reads (a judge's verdicts
-    # are over 1 KB, so a judged run's samples are opened anyway)
+    # a run with no grader bound: every summary holds all a report reads
     log = read_eval_log(str(judged_log(None)))
     assert all(logs._summary_sample(s) for s in read_eval_log_sample_summaries(log.location))
     # two passing samples: their summaries hold all a report reads until they are changed
@@ -118,3 +117,45 @@ def test_an_opened_sample_that_cannot_be_read_is_named(tmp_path) -> None:  # typ
     logs.read_logs([written], case_runs=True)  # read whole, the same log reads
     with pytest.raises(logs.LogReadError, match=f"sample {samples[1].id}, epoch 1: .*remove it"):
         logs.read_logs([copy], case_runs=True)
+
+
+def judged_scores(summary) -> dict:  # type: ignore[no-untyped-def]
+    return summary.scores["commerce_case"].metadata or {}
+
+
+def test_a_judged_run_is_read_from_its_summaries_but_for_a_failed_verdicts_critique(
+    tmp_path,
+) -> None:  # type: ignore[no-untyped-def]
+    """Each verdict is logged under its own key, within what a summary keeps: a judged sample
+    is read from its summary, unless a verdict failed (its critique is a failure's reason, and a
+    summary collapses and cuts a text). A passing critique too long for a summary, and a failing
+    one over several lines, read the same as from the samples."""
+    from inspect_ai.log import read_eval_log, read_eval_log_sample_summaries, write_eval_log
+
+    passing = read_eval_log_sample_summaries(str(judged_log("commerce/judge")))
+    judged = [s for s in passing if any(k.startswith("verdict/") for k in judged_scores(s))]
+    assert judged and all(logs._summary_sample(s) for s in judged)
+    failing = read_eval_log_sample_summaries(str(judged_log("commerce/judge-fail")))
+    failed = [s for s in failing if any(k.startswith("critique/") for k in judged_scores(s))]
+    assert failed and not any(logs._summary_sample(s) for s in failed)
+
+    for grader in ("commerce/judge", "commerce/judge-fail"):
+        log = read_eval_log(str(judged_log(grader)))
+        for sample in log.samples or []:
+            metadata = sample.scores["commerce_case"].metadata
+            for key in [k for k in metadata if k.startswith("critique/")]:
+                metadata[key] = "first line\n  then " + "a long critique " * 100
+        copy = tmp_path / f"{grader.split('/')[-1]}.eval"
+        write_eval_log(log, str(copy))
+        read = logs.read_logs([copy], case_runs=True)
+        assert repr(logs.results_by_model(read)) == repr(logs.results_by_model(by_samples(read)))
+        reasons = [
+            f.reason
+            for run in logs.results_by_model(read).values()
+            for case in run.cases.values()
+            for epoch in case.epochs
+            for f in epoch.failures
+            if f.part == "rubric"
+        ]
+        assert all(r.startswith("first line\n  then a long") for r in reasons)
+        assert bool(reasons) is (grader == "commerce/judge-fail")

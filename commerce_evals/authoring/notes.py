@@ -165,7 +165,7 @@ def _production_item(log_path: Path, run_id: str, sample: EvalSample) -> RunItem
     if score is None or run is None or not isinstance(score.value, dict):
         return None
     conversation = Conversation.model_validate((sample.metadata or {})["conversation"])
-    meta = ProductionScoreMetadata.model_validate(score.metadata or {})
+    meta = ProductionScoreMetadata.from_metadata(score.metadata)
     verdicts = meta.judge.verdicts if meta.judge else ()
     return RunItem(
         log=str(log_path),

@@ -9,6 +9,12 @@ scorer did not write takes its default (no grades, no failed keys, no judge reco
 this model does not know is ignored, and metadata that is not a mapping at all, or whose values
 have the wrong type, reads as an empty record with `unreadable` saying why (a report then shows
 the score's pass/fail with no keys behind it rather than stopping). Writing is strict.
+
+The judge's record is logged flat, one small key per verdict (`verdict/<dimension>`, its critique
+apart under `critique/<dimension>`) beside what is left of it under `judge`: Inspect's sample
+summaries keep a metadata value only up to 1 KB, and a case's verdicts together are over it, so a
+report that reads verdicts from the summaries (reports/logs.py) would have to open every judged
+sample. Logs written before keep every verdict under `judge.verdicts`; both read back the same.
 """
 
 from __future__ import annotations
@@ -110,6 +116,55 @@ class ConversationRecord(Record):
     never_asked: tuple[str, ...] = ()
 
 
+VERDICT_PREFIX = "verdict/"
+CRITIQUE_PREFIX = "critique/"
+
+
+def flat_judge(metadata: dict[str, Any]) -> dict[str, Any]:
+    """A record's dumped metadata as a score logs it: `judge` without its verdicts, then each
+    verdict under its own key and its critique, when it has one, under another."""
+    logged: dict[str, Any] = {}
+    for name, value in metadata.items():
+        if name != "judge" or not isinstance(value, dict):
+            logged[name] = value
+            continue
+        logged["judge"] = {k: v for k, v in value.items() if k != "verdicts"}
+        for verdict in value.get("verdicts", ()):
+            dimension = verdict["dimension"]
+            if VERDICT_PREFIX + dimension in logged:
+                raise ValueError(f"two verdicts on dimension {dimension!r} in one score")
+            logged[VERDICT_PREFIX + dimension] = {
+                k: v for k, v in verdict.items() if k != "critique"
+            }
+            if verdict.get("critique"):
+                logged[CRITIQUE_PREFIX + dimension] = verdict["critique"]
+    return logged
+
+
+def nested_judge(metadata: dict[str, Any]) -> dict[str, Any]:
+    """A score's metadata with a flat-logged judge record put back under `judge.verdicts`, in the
+    order the verdicts were logged; metadata logged nested (older logs) is returned as it is.
+    A verdict entry that is not a mapping is kept for the record's validation to refuse."""
+    flat = [name for name in metadata if name.startswith(VERDICT_PREFIX)]
+    if not flat:
+        return metadata
+    nested = {
+        name: value
+        for name, value in metadata.items()
+        if not name.startswith((VERDICT_PREFIX, CRITIQUE_PREFIX))
+    }
+    judge = metadata.get("judge")
+    verdicts = []
+    for name in flat:
+        entry = metadata[name]
+        if isinstance(entry, dict):
+            dimension = name.removeprefix(VERDICT_PREFIX)
+            entry = {**entry, "critique": metadata.get(CRITIQUE_PREFIX + dimension, "")}
+        verdicts.append(entry)
+    nested["judge"] = {**(judge if isinstance(judge, dict) else {}), "verdicts": verdicts}
+    return nested
+
+
 class PassedGrades(StoreModel):
     """The full records of a sample's passing grades, in its store beside the Run: written once
     by the task's cleanup (scoring/run_record.py, bound like `store_as`). The score names them in
@@ -195,7 +250,7 @@ class ScoreMetadata(Record):
         if not isinstance(metadata, dict):
             return cls(unreadable=f"score metadata is a {type(metadata).__name__}, not a mapping")
         try:
-            return cls.model_validate(metadata)
+            return cls.model_validate(nested_judge(metadata))
         except ValidationError as err:
             first = err.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
@@ -208,7 +263,7 @@ class ScoreMetadata(Record):
             | ({"customer"} if self.customer is None else set())
             | ({"not_asserted"} if not self.not_asserted else set())
         )
-        return self.model_dump(mode="json", exclude=left_out)
+        return flat_judge(self.model_dump(mode="json", exclude=left_out))
 
     @property
     def verdicts(self) -> tuple[VerdictRecord, ...]:
@@ -222,22 +277,19 @@ class ScoreMetadata(Record):
         return [k for k in self.failed_keys if k not in {"rubric", "dimensions"}]
 
 
-# Where the verdicts sit in a score's metadata, for readers that extract that list alone (Inspect's
-# samples_df column path: `scores.<scorer>.metadata.judge.verdicts`).
-VERDICTS_PATH = "judge.verdicts"
-
-
 def verdicts_of(metadata: Any) -> tuple[VerdictRecord, ...]:
-    """A score's judge verdicts, read from its metadata alone: a metric that counts verdicts over
-    every sample, each time Inspect computes metrics, then reads no grade."""
-    judge = metadata.get("judge") if isinstance(metadata, dict) else None
+    """A score's judge verdicts, read from its metadata alone (logged flat or nested): a metric
+    that counts verdicts over every sample, each time Inspect computes metrics, and the analysis
+    data frames then read no grade."""
+    if not isinstance(metadata, dict):
+        return ()
+    judge = nested_judge(metadata).get("judge")
     return verdicts_from(judge.get("verdicts") if isinstance(judge, dict) else None)
 
 
 def verdicts_from(raw: Any) -> tuple[VerdictRecord, ...]:
-    """Verdicts read from a log's `judge.verdicts` list where it was extracted on its own (the
-    analysis data frames); an entry that does not read as a verdict is left out, as in
-    ScoreMetadata.from_metadata an unreadable record is."""
+    """Verdicts read from a `judge.verdicts` list; an entry that does not read as a verdict is
+    left out, as in ScoreMetadata.from_metadata an unreadable record is."""
     if not isinstance(raw, list):
         return ()
     verdicts = []
@@ -259,5 +311,10 @@ class ProductionScoreMetadata(Record):
     not_applicable: tuple[str, ...] = ()
     failed_keys: tuple[str, ...] = ()
 
+    @classmethod
+    def from_metadata(cls, metadata: Any) -> ProductionScoreMetadata:
+        """Read strictly: only the production task's own scorer reads this back."""
+        return cls.model_validate(nested_judge(metadata if isinstance(metadata, dict) else {}))
+
     def to_metadata(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
+        return flat_judge(self.model_dump(mode="json"))

@@ -27,9 +27,16 @@ from inspect_ai.analysis import (
 from inspect_ai.log import EvalLog
 
 from commerce_evals.core.tokens import TokenCount, total
-from commerce_evals.grading.score_metadata import VERDICTS_PATH, verdicts_from
+from commerce_evals.grading.score_metadata import verdicts_of
 from commerce_evals.judging.prompt import judge_key
-from commerce_evals.reports.logs import PARTS, PRIORITIES, SCORER, agent_label, run_key
+from commerce_evals.reports.logs import (
+    PARTS,
+    PRIORITIES,
+    SCORER,
+    agent_label,
+    reported_verdict,
+    run_key,
+)
 from commerce_evals.reports.prices import Cost, PriceTable
 
 # Scorers whose metadata holds judge verdicts: the flows' and the production task's.
@@ -57,19 +64,23 @@ def sample_frame(logs: Sequence[EvalLog]) -> pd.DataFrame:
         *EvalModel,
         *EvalInfo,
         *(
-            SampleColumn(
-                f"verdicts_{name}", path=f"scores.{name}.metadata.{VERDICTS_PATH}", full=True
-            )
+            SampleColumn(f"score_metadata_{name}", path=f"scores.{name}.metadata", full=True)
             for name in JUDGED_SCORERS
         ),
     ]
     frame = _keyed(samples_df(list(logs), columns=columns, quiet=True))
     verdicts = [
-        [v for name in JUDGED_SCORERS for v in verdicts_from(_json(row.get(f"verdicts_{name}")))]
+        [
+            reported_verdict(v)
+            for name in JUDGED_SCORERS
+            for v in verdicts_of(_json(row.get(f"score_metadata_{name}")))
+        ]
         for _, row in frame.iterrows()
     ]
     frame["verdicts"] = verdicts
-    return frame
+    return frame.drop(
+        columns=[f"score_metadata_{name}" for name in JUDGED_SCORERS], errors="ignore"
+    )
 
 
 def eval_frame(files: Sequence[Path | str]) -> pd.DataFrame:

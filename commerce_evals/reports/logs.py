@@ -46,7 +46,12 @@ from inspect_ai.log import (
 
 from commerce_evals.cases.errors import InputError
 from commerce_evals.grading.parts import PARTS as PARTS
-from commerce_evals.grading.score_metadata import ScoreMetadata, VerdictRecord
+from commerce_evals.grading.score_metadata import (
+    CRITIQUE_PREFIX,
+    VERDICT_PREFIX,
+    ScoreMetadata,
+    VerdictRecord,
+)
 from commerce_evals.harness.shards import Shard
 from commerce_evals.reports.set_spec import CaseInfo, Priority
 
@@ -528,16 +533,19 @@ def _summary_sample(summary: EvalSampleSummary) -> EvalSample | None:
     metadata = summary.metadata or {}
     if any(_thinned(v) for k, v in metadata.items() if k not in UNREAD_METADATA):
         return None
-    for score in (summary.scores or {}).values():
-        if _thinned(score.reason) or any(_thinned(v) for v in (score.metadata or {}).values()):
+    scores = {}
+    for name, score in (summary.scores or {}).items():
+        kept = _verdict_reading(score.metadata or {})
+        if kept is None or _thinned(score.reason) or any(_thinned(v) for v in kept.values()):
             return None
+        scores[name] = score.model_copy(update={"metadata": kept})
     return EvalSample(
         id=summary.id,
         epoch=summary.epoch,
         input=summary.input,
         target=summary.target,
         metadata={k: v for k, v in metadata.items() if v != THINNED},
-        scores=summary.scores,
+        scores=scores,
         model_usage=summary.model_usage,
         role_usage=summary.role_usage,
         started_at=summary.started_at,
@@ -548,6 +556,27 @@ def _summary_sample(summary: EvalSampleSummary) -> EvalSample | None:
         turn_count=summary.turn_count,
         error_retries=[] if summary.retries == 0 else None,
     )
+
+
+def _verdict_reading(metadata: dict[str, Any]) -> dict[str, Any] | None:
+    """A summary's score metadata as the reports read it: the critiques of verdicts that did
+    not fail left out (no report shows them: EpochResult drops them too); None when a failed
+    verdict has a critique, which is a failure's reason and must be read whole from the sample
+    (a summary collapses a text's white space, and cuts it at 1,000 characters)."""
+    kept = {}
+    for name, value in metadata.items():
+        if name.startswith(CRITIQUE_PREFIX):
+            verdict = metadata.get(VERDICT_PREFIX + name.removeprefix(CRITIQUE_PREFIX))
+            if not isinstance(verdict, dict) or verdict.get("status") == "fail":
+                return None
+            continue
+        kept[name] = value
+    return kept
+
+
+def reported_verdict(verdict: VerdictRecord) -> VerdictRecord:
+    """A verdict as a report keeps it: its critique only where it is a failure's reason."""
+    return verdict if verdict.status == "fail" else verdict.model_copy(update={"critique": ""})
 
 
 def sorted_samples(log: EvalLog) -> list[EvalSample]:
@@ -575,11 +604,12 @@ def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
         return EpochResult(sample.epoch, None, error=error or f"no {scorer} score")
     value = score.value
     metadata = ScoreMetadata.of_sample(sample, scorer)
+    verdicts = tuple(reported_verdict(v) for v in metadata.verdicts)
     if not isinstance(value, dict) or _is_nan(value.get("passed", math.nan)):
         return EpochResult(
             sample.epoch,
             None,
-            verdicts=metadata.verdicts,
+            verdicts=verdicts,
             error=error,
             skipped=score.reason == "skipped",
         )
@@ -591,7 +621,7 @@ def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
             sample.epoch,
             None,
             parts=parts,
-            verdicts=metadata.verdicts,
+            verdicts=verdicts,
             error=error,
             needs_review=True,
             passed_code=passed_code,
@@ -603,7 +633,7 @@ def epoch_result(sample: EvalSample, scorer: str = SCORER) -> EpochResult:
         parts=parts,
         failed_keys=metadata.failed_keys,
         failures=_failures(metadata),
-        verdicts=metadata.verdicts,
+        verdicts=verdicts,
         error=error,
         passed_code=passed_code,
         calls_made=metadata.calls_made,
