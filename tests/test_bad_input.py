@@ -12,6 +12,7 @@ import inspect
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 from collections.abc import Callable
@@ -502,13 +503,27 @@ def good_log() -> Path:
     return Path(log.location)
 
 
+def _header_middle(log: Path) -> int:
+    """Where the middle of a log's header entry lies in its zip: every report reads the header
+    (a sample's entry is read only by a report that opens the sample)."""
+    import zipfile
+
+    with zipfile.ZipFile(log) as archive:
+        info = archive.getinfo("header.json")
+    with log.open("rb") as raw:
+        raw.seek(info.header_offset + 26)
+        name_length, extra_length = struct.unpack("<HH", raw.read(4))
+    return info.header_offset + 30 + name_length + extra_length + info.compress_size // 2
+
+
 def _bad_logs(folder: Path, good: Path) -> dict[str, Path]:
     data = good.read_bytes()
     middle = len(data) // 2
+    at = _header_middle(good)
     return {
         "zero bytes": write(folder / "zero.eval", b""),
         "truncated": write(folder / "truncated.eval", data[:middle]),
-        "corrupt": write(folder / "corrupt.eval", data[:middle] + b"\0" * 64 + data[middle + 64 :]),
+        "corrupt": write(folder / "corrupt.eval", data[:at] + b"\0" * 64 + data[at + 64 :]),
         "not a log": write(folder / "notes.eval", "these are my notes\n"),
     }
 

@@ -467,7 +467,9 @@ def _with_verdict_samples(path: Path | Location, header: EvalLog) -> EvalLog:
     per log) wherever a summary holds everything a report reads, and from the sample itself,
     without its transcript, where it does not (a failure's reasons over 1 KB, an error, a limit).
     A log whose summaries cannot be read is read sample by sample, as is a `.json` log (one
-    document: a sample is read by reading all of it)."""
+    document: a sample is read by reading all of it). A sample that is not opened is not read at
+    all, so damage to its entry alone goes unseen here (its verdict is in its summary); `inspect
+    view` or a report that reads transcripts (judge records, notes) names it."""
     if not os.fspath(path).endswith(".eval"):
         return read_log(path, exclude=TRANSCRIPT_FIELDS)
     try:
