@@ -67,7 +67,7 @@ def _files_fingerprint(files: list[tuple[str, Path]]) -> str | None:
 
 
 def world_fingerprints(
-    domain: str, fixtures: str | None, poisoned: bool, world: World
+    domain: str, fixtures: str | None, poisoned: bool, judge_context: str
 ) -> dict[str, str | None]:
     """Hashes of what the agent's world is made of beside its instructions and tools: the fixture
     files (with the eval-only poisoned ones when merged), the skills, and the policy text."""
@@ -85,7 +85,7 @@ def world_fingerprints(
             (skills if relative.startswith(f"{SKILLS_FOLDER}/") else data).append(
                 (prefix + relative, path)
             )
-    policy = world.judge_context().strip()
+    policy = judge_context.strip()
     return {
         "fixtures_sha": _files_fingerprint(data),
         "skills_sha": _files_fingerprint(skills),
@@ -156,9 +156,11 @@ def check_placeholders(template: str, variables: dict[str, Any], path: Path) -> 
         )
 
 
-def check_cases(sources: list[tuple[Path, Case]], world: World, agent: AgentProfile) -> None:
-    """Ids the fixtures lack, tools the agent lacks, tables the domain lacks: one error for all."""
-    context = world.judge_context()
+def check_cases(
+    sources: list[tuple[Path, Case]], world: World, agent: AgentProfile, context: str
+) -> None:
+    """Ids the fixtures lack, tools the agent lacks, tables the domain lacks (`context`: the
+    reference text the judge is given, which a judged key may need): one error for all."""
     problems = [
         f"{path}: case {case.id}: {problem}"
         for path, case in sources
@@ -187,6 +189,7 @@ class FlowParts:
     sources: list[tuple[Path, Case]]
     chains: dict[str, Chain]
     skipped: list[str]  # a line for each file of the case folder that is not read (why)
+    judge_context: str  # the reference text the judge reads beside a transcript (the policy)
     tools: str | None = None  # the tool descriptions file the agent is offered (a locale's too)
 
     def fingerprints(self) -> dict[str, str]:
@@ -250,7 +253,9 @@ def flow_parts(
         sources = [(p, c) for p, c in sources if not needs_poisoned(c.tags)]
         if not sources:
             raise CaseFileError([f"every case of flow {flow!r} needs the poisoned fixtures"])
-    check_cases(sources, world, offered)
+    # read once: the cases' check, the task's fingerprints and its scorer all need it
+    judge_context = world.judge_context()
+    check_cases(sources, world, offered, judge_context)
     return FlowParts(
         flow=flow,
         domain=domain,
@@ -267,6 +272,7 @@ def flow_parts(
         chains=resolve_chains(sources),
         skipped=skipped,
         tools=tools,
+        judge_context=judge_context,
     )
 
 

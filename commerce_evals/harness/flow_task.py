@@ -166,7 +166,7 @@ def built_task(
         scorer=commerce_case(
             **brief_args(world.brief(profile)),
             **world_args,
-            judge_context=world.judge_context(),
+            judge_context=parts.judge_context,
             judge=judge,
         ),
         metrics=[*flow_metrics(), *extra_metrics] if extra_metrics else None,
@@ -196,7 +196,7 @@ def built_task(
             "judge": "on" if judge else "off",
             **built.agent_fingerprint,
             # the world's hashes go in the task's metadata only: every sample shares them
-            **world_fingerprints(domain, fixtures, poisoned, world),
+            **world_fingerprints(domain, fixtures, poisoned, parts.judge_context),
             **shard_metadata(built.shard, built.all_case_ids),
         },
     )
