@@ -12,18 +12,31 @@ def by_samples(read: list) -> list:
     return [(path, logs.read_log(path, exclude=logs.TRANSCRIPT_FIELDS)) for path, _ in read]
 
 
+def every_epoch(read: list) -> list[logs.EpochResult]:
+    return [
+        epoch
+        for run in logs.results_by_model(read).values()
+        for case in run.cases.values()
+        for epoch in case.epochs
+    ]
+
+
+def read_as_written(log, copy) -> list:  # type: ignore[no-untyped-def]
+    """`log` written to `copy` and read by the reports: the same from summaries as from samples."""
+    from inspect_ai.log import write_eval_log
+
+    write_eval_log(log, str(copy))
+    read = logs.read_logs([copy], case_runs=True)
+    assert repr(logs.results_by_model(read)) == repr(logs.results_by_model(by_samples(read)))
+    return read
+
+
 def test_a_sweep_with_failures_reads_the_same_from_summaries_as_from_its_samples() -> None:
     read = logs.read_logs([sweep_dir()], case_runs=True)
     whole = by_samples(read)
     assert logs.results_by_model(read) == logs.results_by_model(whole)
     # a failure's reasons are there in full, not the summary's "removed" note
-    failures = [
-        f
-        for run in logs.results_by_model(read).values()
-        for case in run.cases.values()
-        for epoch in case.epochs
-        for f in epoch.failures
-    ]
+    failures = [f for epoch in every_epoch(read) for f in epoch.failures]
     assert failures and all(logs.THINNED not in f.reason for f in failures)
     ours, theirs = (
         sample_frame([log for _, log in found]).sort_values(["id", "epoch"]).reset_index(drop=True)
@@ -67,7 +80,6 @@ def test_a_sample_whose_summary_may_differ_is_read_itself(tmp_path) -> None:  # 
         EvalError,
         read_eval_log,
         read_eval_log_sample_summaries,
-        write_eval_log,
     )
 
     # a run with no grader bound: every summary holds all a report reads
@@ -77,17 +89,8 @@ def test_a_sample_whose_summary_may_differ_is_read_itself(tmp_path) -> None:  # 
     passing = [s for s in log.samples or [] if s.scores["commerce_case"].value["passed"] == 1.0]
     passing[0].error = EvalError(message="", traceback="", traceback_ansi="")
     passing[1].metadata = {**passing[1].metadata, "difficulty": "hard " * 400}
-    copy = tmp_path / "run.eval"
-    write_eval_log(log, str(copy))
-    read = logs.read_logs([copy], case_runs=True)
-    assert repr(logs.results_by_model(read)) == repr(logs.results_by_model(by_samples(read)))
-    errors = [
-        e.error
-        for run in logs.results_by_model(read).values()
-        for c in run.cases.values()
-        for e in c.epochs
-    ]
-    assert "" in errors
+    read = read_as_written(log, tmp_path / "run.eval")
+    assert "" in [epoch.error for epoch in every_epoch(read)]
 
 
 def test_an_opened_sample_that_cannot_be_read_is_named(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -130,7 +133,7 @@ def test_a_judged_run_is_read_from_its_summaries_but_for_a_failed_verdicts_criti
     is read from its summary, unless a verdict failed (its critique is a failure's reason, and a
     summary collapses and cuts a text). A passing critique too long for a summary, and a failing
     one over several lines, read the same as from the samples."""
-    from inspect_ai.log import read_eval_log, read_eval_log_sample_summaries, write_eval_log
+    from inspect_ai.log import read_eval_log, read_eval_log_sample_summaries
 
     passing = read_eval_log_sample_summaries(str(judged_log("commerce/judge")))
     judged = [s for s in passing if any(k.startswith("verdict/") for k in judged_scores(s))]
@@ -145,17 +148,7 @@ def test_a_judged_run_is_read_from_its_summaries_but_for_a_failed_verdicts_criti
             metadata = sample.scores["commerce_case"].metadata
             for key in [k for k in metadata if k.startswith("critique/")]:
                 metadata[key] = "first line\n  then " + "a long critique " * 100
-        copy = tmp_path / f"{grader.split('/')[-1]}.eval"
-        write_eval_log(log, str(copy))
-        read = logs.read_logs([copy], case_runs=True)
-        assert repr(logs.results_by_model(read)) == repr(logs.results_by_model(by_samples(read)))
-        reasons = [
-            f.reason
-            for run in logs.results_by_model(read).values()
-            for case in run.cases.values()
-            for epoch in case.epochs
-            for f in epoch.failures
-            if f.part == "rubric"
-        ]
+        read = read_as_written(log, tmp_path / f"{grader.split('/')[-1]}.eval")
+        reasons = [f.reason for e in every_epoch(read) for f in e.failures if f.part == "rubric"]
         assert all(r.startswith("first line\n  then a long") for r in reasons)
         assert bool(reasons) is (grader == "commerce/judge-fail")
