@@ -73,7 +73,8 @@ def dimension_names(value: str | list[str] | None) -> list[str]:
     if value is None:
         return sorted(name for name, dimension in known.items() if dimension.part == "rubric")
     names = [n.strip() for n in (value.split(",") if isinstance(value, str) else value)]
-    names = [n for n in names if n]
+    # a name given twice is judged once: a score holds one verdict per dimension
+    names = list(dict.fromkeys(n for n in names if n))
     unknown = [n for n in names if n not in known]
     if unknown or not names:
         raise TaskArgumentError(

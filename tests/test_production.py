@@ -232,3 +232,14 @@ def test_a_conversation_judged_twice_counts_once_by_its_newest_log() -> None:
     kept = _dedupe(verdicts)
     assert sorted(kept[kept["id"] == "c1"]["status"]) == ["fail"]
     assert sorted(kept[kept["id"] == "case"]["status"]) == ["fail", "pass"]  # two runs over time
+
+
+def test_a_dimension_named_twice_is_judged_once() -> None:
+    """A score holds one verdict per dimension: `-T dimensions=a,a` asks for `a` once (a repeated
+    verdict made every sample an error once each verdict became a metadata key of its own)."""
+    from commerce_evals.production import dimension_names
+
+    assert dimension_names("claims_match_state, claims_match_state,no_invented_facts") == [
+        "claims_match_state",
+        "no_invented_facts",
+    ]
