@@ -272,7 +272,8 @@ ILLUSTRATIONS = [
     "fewer than 3 or more than 4 dimensions",
     "it proposes 2 dimensions",  # an example error message
     "Over 10,032 samples",  # the size of a benchmark's log folder, as measured
-    "From 1,012 to 2,992 samples",  # the sizes a memory benchmark ran, as measured
+    "From 1,012 to 9,988 samples",  # the sizes a memory benchmark ran, as measured
+    "from 1,012 to 2,992 samples",  # the sizes a memory benchmark ran, as measured
 ]
 
 
