@@ -313,7 +313,8 @@ class ProductionScoreMetadata(Record):
 
     @classmethod
     def from_metadata(cls, metadata: Any) -> ProductionScoreMetadata:
-        """Read strictly: only the production task's own scorer reads this back."""
+        """Read strictly, unlike ScoreMetadata: its one reader (authoring notes) reads logs of
+        the production task, whose metadata this model wrote (flat or, before, nested)."""
         return cls.model_validate(nested_judge(metadata if isinstance(metadata, dict) else {}))
 
     def to_metadata(self) -> dict[str, Any]:
