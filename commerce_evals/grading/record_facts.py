@@ -629,30 +629,44 @@ def _check_categories(clause: str, record: Record, records: Records) -> list[str
     own = records.derived(record, _category_words)
     if not own:
         return []
-    others: dict[str, set[str]] = {}
-    for other in records:
-        if other is record:
-            continue
-        for leaf, words in records.derived(other, _category_words).items():
-            if leaf in own:
-                others.setdefault(leaf, set()).update(words)
-    name_words = {w.casefold() for n in record.names for w in re.findall(r"[A-Za-z][\w'-]+", n)}
     # a name in the clause is no attribute: "the Trailblaze 4 Leather" names, it does not say
     masked = clause
     for ref in records.references(clause):
         masked = masked[: ref.start] + " " * (ref.end - ref.start) + masked[ref.end :]
+    said_words = [
+        (m.group(0).casefold(), m.start())
+        for m in re.finditer(r"[A-Za-z][A-Za-z'-]+", masked)
+        if len(m.group(0)) >= 4
+    ]
+    if not said_words:
+        return []
+    owners = records.across(_category_owners)
+
+    def of_another(leaf: str, word: str) -> bool:
+        holders = owners.get(leaf, {}).get(word, ())
+        return len(holders) > 1 or (len(holders) == 1 and record.id not in holders)
+
+    name_words = {w.casefold() for n in record.names for w in re.findall(r"[A-Za-z][\w'-]+", n)}
     whys: list[str] = []
     for leaf, words in own.items():
-        for m in re.finditer(r"[A-Za-z][A-Za-z'-]+", masked):
-            word = m.group(0).casefold()
-            if len(word) < 4:
-                continue
-            said = not negated_at(masked, m.start())
-            if said and word in others.get(leaf, set()) and word not in words | name_words:
+        for word, start in said_words:
+            said = not negated_at(masked, start)
+            if said and of_another(leaf, word) and word not in words | name_words:
                 whys.append(f"says it is {word}; its {leaf} is {_shown_value(record, leaf)}")
-            elif not said and word in words and word not in others.get(leaf, set()):
+            elif not said and word in words and not of_another(leaf, word):
                 whys.append(f"says it is not {word}; its {leaf} is {_shown_value(record, leaf)}")
     return whys
+
+
+def _category_owners(records: Records) -> dict[str, dict[str, set[str]]]:
+    """Per short text field, each word of its values -> the records whose field holds it."""
+    owners: dict[str, dict[str, set[str]]] = {}
+    for record in records:
+        for leaf, words in records.derived(record, _category_words).items():
+            by_word = owners.setdefault(leaf, {})
+            for word in words:
+                by_word.setdefault(word, set()).add(record.id)
+    return owners
 
 
 def _shown_value(record: Record, leaf: str) -> str:

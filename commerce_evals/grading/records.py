@@ -179,6 +179,7 @@ class Record:
 
 
 _ID_FIELD_SET = frozenset(ID_FIELDS)
+_CONTAINERS = (dict, list)
 _TOTAL_FIELD_SET = frozenset(TOTAL_FIELDS)
 
 
@@ -197,32 +198,36 @@ def _own_id(row: dict[str, Any]) -> str | None:
     return row[key] if key else None
 
 
-def _flatten(row: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+def _observe_fields(record: Record, row: dict[str, Any], prefix: str = "") -> None:
+    """Each field of a record's row, by its dotted path, into the record: a nested object
+    without an id of its own is part of the record; a list counts only if it holds plain values
+    (the top-level name fields are its names, not values)."""
     for key, value in row.items():
-        path = f"{prefix}{key}"
         if isinstance(value, dict):
             if _own_id(value) is None:
-                yield from _flatten(value, f"{path}.")
-        elif isinstance(value, list):
-            if all(not isinstance(v, dict | list) for v in value):
-                yield path, tuple(value)
-        else:
-            yield path, value
+                _observe_fields(record, value, f"{prefix}{key}.")
+        elif prefix or key not in NAME_FIELDS:
+            if not isinstance(value, list):
+                record.observe(f"{prefix}{key}", value)
+            elif not any(isinstance(v, _CONTAINERS) for v in value):
+                record.observe(f"{prefix}{key}", tuple(value))
 
 
-def _texts(row: dict[str, Any], where: str = "") -> Iterator[tuple[str, str]]:
+def _read_texts(record: Record, row: dict[str, Any], where: str = "") -> None:
     """The prose a record carries, by its top field: its description, each review's text (a
     part without an id of its own)."""
     for key, value in row.items():
         place = where or key
-        if isinstance(value, str) and len(value.split()) >= 3 and key not in NAME_FIELDS:
-            yield place, value
-        elif isinstance(value, dict) and _own_id(value) is None:
-            yield from _texts(value, place)
+        if isinstance(value, str):
+            if key not in NAME_FIELDS and len(value.split()) >= 3:
+                record.read_text(place, value)
+        elif isinstance(value, dict):
+            if _own_id(value) is None:
+                _read_texts(record, value, place)
         elif isinstance(value, list):
             for item in value:
                 if isinstance(item, dict) and _own_id(item) is None:
-                    yield from _texts(item, place)
+                    _read_texts(record, item, place)
 
 
 def _is_part(row: dict[str, Any]) -> bool:
@@ -253,6 +258,7 @@ class Records:
         self._naming: dict[str, set[str]] | None = None
         self._children: dict[str, set[str]] = {}
         self._derived: dict[tuple[Callable[[Record], Any], str], Any] = {}
+        self._read_across: dict[Callable[[Records], Any], Any] = {}
 
     def _changed(self) -> None:
         self._surfaces_read = None
@@ -260,6 +266,7 @@ class Records:
         self._links_read.clear()
         self._naming = None
         self._derived.clear()
+        self._read_across.clear()
 
     def derived(self, record: Record, reader: Callable[[Record], T]) -> T:
         """What `reader` reads of one of these records, read once until the records change (a
@@ -269,11 +276,22 @@ class Records:
             self._derived[key] = reader(record)
         return cast(T, self._derived[key])
 
+    def across(self, reader: Callable[[Records], T]) -> T:
+        """What `reader` reads of all the records together (an index over them), read once until
+        the records change. The value is shared: read it only."""
+        if reader not in self._read_across:
+            self._read_across[reader] = reader(self)
+        return cast(T, self._read_across[reader])
+
     def add(self, node: Any, parent: str | None = None) -> None:
         self._changed()
+        self._add(node, parent)
+
+    def _add(self, node: Any, parent: str | None) -> None:
         if isinstance(node, list):
             for item in node:
-                self.add(item, parent)
+                if isinstance(item, _CONTAINERS):
+                    self._add(item, parent)
             return
         if not isinstance(node, dict):
             return
@@ -299,27 +317,26 @@ class Records:
             vehicle = _vehicle_name(node)
             if vehicle:
                 record.names.add(vehicle)
-            for path, value in _flatten(node):
-                if path not in NAME_FIELDS:
-                    record.observe(path, value)
-            for where, text in _texts(node):
-                record.read_text(where, text)
+            _observe_fields(record, node)
+            _read_texts(record, node)
         owner = key if own is not None else parent
         for field_name, value in node.items():
-            if isinstance(value, dict) and owner is not None and _own_id(value) is None:
-                # a named part of a record with its own status (a closing's steps, keyed by
-                # their key): a record of its own under its parent
-                if _is_part(value):
-                    self._add_part(value, owner, str(value.get("key") or field_name))
-                for sub_key, sub in value.items():
-                    if isinstance(sub, dict) and _own_id(sub) is None and _is_part(sub):
-                        self._add_part(sub, owner, str(sub.get("key") or sub_key))
-            if isinstance(value, list) and owner is not None:
-                for item in value:
-                    if isinstance(item, dict) and _own_id(item) is None and _is_part(item):
-                        self._add_part(item, owner, str(item.get("key") or item.get("name")))
-            if isinstance(value, dict | list):
-                self.add(value, owner)
+            if isinstance(value, dict):
+                if owner is not None and _own_id(value) is None:
+                    # a named part of a record with its own status (a closing's steps, keyed by
+                    # their key): a record of its own under its parent
+                    if _is_part(value):
+                        self._add_part(value, owner, str(value.get("key") or field_name))
+                    for sub_key, sub in value.items():
+                        if isinstance(sub, dict) and _own_id(sub) is None and _is_part(sub):
+                            self._add_part(sub, owner, str(sub.get("key") or sub_key))
+                self._add(value, owner)
+            elif isinstance(value, list):
+                if owner is not None:
+                    for item in value:
+                        if isinstance(item, dict) and _own_id(item) is None and _is_part(item):
+                            self._add_part(item, owner, str(item.get("key") or item.get("name")))
+                self._add(value, owner)
 
     def _add_part(self, node: dict[str, Any], parent: str, key: str) -> None:
         self._changed()
@@ -328,9 +345,7 @@ class Records:
         for name_field in NAME_FIELDS:
             if isinstance(node.get(name_field), str) and node[name_field].strip():
                 record.names.add(node[name_field].strip())
-        for path, value in _flatten(node):
-            if path not in NAME_FIELDS:
-                record.observe(path, value)
+        _observe_fields(record, node)
 
     def possible_totals(self) -> list[float]:
         """The totals the tools gave, and every line's quantity times price."""
