@@ -472,16 +472,21 @@ def _claim_in(
 # ---- what backs a claim ------------------------------------------------------------------------
 
 
+@cache
+def _object_patterns() -> dict[str, re.Pattern[str]]:
+    """Per kind of object, where a word of it begins: any of its words, not inside a word."""
+    return {
+        kind: re.compile(rf"(?<![\w-])(?:{'|'.join(re.escape(w) for w in words)})")
+        for kind, words in OBJECT_WORDS.items()
+    }
+
+
 def object_tables(clause: str, verb: str) -> set[str]:
     """The vocabulary's objects (cart, refund, ...) the clause or its verb names."""
     if is_japanese(clause):
         return ja_claims.object_kinds(clause, verb)
     lowered = clause.casefold()
-    named = {
-        kind
-        for kind, words in OBJECT_WORDS.items()
-        if any(re.search(rf"(?<![\w-]){re.escape(w)}", lowered) for w in words)
-    }
+    named = {kind for kind, pattern in _object_patterns().items() if pattern.search(lowered)}
     if not named:
         named = {kind for kind, words in OBJECT_WORDS.items() if verb.casefold() in words}
     return named

@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from commerce_evals.facts import (
@@ -576,23 +576,36 @@ def _category_words(record: Record) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for path, seen in record.values.items():
         leaf = path.rsplit(".", 1)[-1]
-        if _NOT_CATEGORY.search(leaf):
+        if not _is_category(leaf):
             continue
         for value in seen:
-            parts = value if isinstance(value, tuple) else (value,)
-            for part in parts:
-                if (
-                    isinstance(part, str)
-                    and 0 < len(part) <= 40
-                    and not re.search(r"\d{4}-\d\d", part)
-                ):
-                    words = {
-                        w.casefold()
-                        for w in re.findall(r"[A-Za-z][A-Za-z'-]+", part)
-                        if len(w) >= 4 and w.casefold() not in _CATEGORY_STOP
-                    }
+            for part in value if isinstance(value, tuple) else (value,):
+                words = _category_value_words(part) if isinstance(part, str) else None
+                if words is not None:
                     found.setdefault(leaf, set()).update(words)
     return found
+
+
+@lru_cache(maxsize=4096)
+def _is_category(leaf: str) -> bool:
+    return not _NOT_CATEGORY.search(leaf)
+
+
+_DATE_PART = re.compile(r"\d{4}-\d\d")
+_CATEGORY_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+
+
+@lru_cache(maxsize=16384)
+def _category_value_words(part: str) -> frozenset[str] | None:
+    """The words a short text value gives its field (none may be long enough); None for a value
+    that is no category (empty, long prose, a date). Cached: a catalogue's values recur."""
+    if not 0 < len(part) <= 40 or _DATE_PART.search(part):
+        return None
+    return frozenset(
+        w.casefold()
+        for w in _CATEGORY_WORD.findall(part)
+        if len(w) >= 4 and w.casefold() not in _CATEGORY_STOP
+    )
 
 
 # what a clause predicates of the record that opens it: "the Trailblaze 4 is leather", "the

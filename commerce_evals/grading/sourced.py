@@ -173,6 +173,10 @@ def _text_numbers(
     return frozenset(money), frozenset(percent), tuple(measures), frozenset(numbers)
 
 
+_SEQUENCES = (list, tuple)
+_NUMBERS = (int, float)
+
+
 @dataclass
 class _Numbers:
     """Numbers by kind, as a source gives them; `any` holds numbers of no known kind."""
@@ -207,18 +211,18 @@ class _Numbers:
                 self.measures.setdefault(family[0], set()).add(value * family[1])
 
     def add(self, value: Any, key: str = "") -> None:
-        if isinstance(value, bool) or value is None:
-            return
-        if isinstance(value, int | float):
-            self.add_field(key, float(value))
-        elif isinstance(value, str):
+        # by how often each kind comes (a tool result is mostly texts and objects); a bool is
+        # no number, and None is nothing
+        if isinstance(value, str):
             self.add_text(value)
         elif isinstance(value, dict):
             for k, v in value.items():
                 self.add(v, str(k))
-        elif isinstance(value, list | tuple):
+        elif isinstance(value, _SEQUENCES):
             for v in value:
                 self.add(v, key)
+        elif isinstance(value, _NUMBERS) and not isinstance(value, bool):
+            self.add_field(key, float(value))
 
 
 class Sources:

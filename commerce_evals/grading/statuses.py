@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from commerce_evals.facts import DATE_SPAN, negated_at, normalise, parse_date
@@ -371,9 +371,15 @@ def _pattern(status: Status) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-])(?:{status.phrases})(?![\w-])", re.IGNORECASE)
 
 
-def phrases(text: str, domain: str | None = None) -> list[StatusPhrase]:
+@lru_cache(maxsize=8192)
+def phrases(text: str, domain: str | None = None) -> tuple[StatusPhrase, ...]:
     """Every status phrase of `text` (normalised), longest first, never overlapping: the shared
-    statuses, and the domain's own when a domain is given."""
+    statuses, and the domain's own when a domain is given. Cached: several graders read the same
+    sentence."""
+    return tuple(_read_phrases(text, domain))
+
+
+def _read_phrases(text: str, domain: str | None) -> list[StatusPhrase]:
     if is_japanese(text):
         return [
             StatusPhrase(BY_NAME[f.name], f.start, f.end, f.text, f.negated)
