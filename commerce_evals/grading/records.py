@@ -252,7 +252,7 @@ class Records:
         # a record's row under its parent (an order's item): read with the parent's id
         self.parent: dict[str, str] = {}
         # what the readers ask again and again of the same records, until the next add
-        self._surfaces_read: list[tuple[str, str, bool]] | None = None
+        self._surfaces_read: list[tuple[str, str, bool, tuple[str, ...]]] | None = None
         self._references_read: dict[str, tuple[Reference, ...]] = {}
         self._links_read: dict[str, tuple[str, ...]] = {}
         self._naming: dict[str, set[str]] | None = None
@@ -426,8 +426,8 @@ class Records:
         # an ASCII name can be in an ASCII text only where each of its words is (case aside):
         # most of the records' names are not, and their patterns need not run
         folded = text.casefold() if text.isascii() else None
-        for surface, record_id, exact in self._surfaces():
-            if folded is not None and not all(word in folded for word in _ascii_words(surface)):
+        for surface, record_id, exact, words in self._surfaces():
+            if folded is not None and not _all_in(words, folded):
                 continue
             pattern = _japanese_pattern(surface) if japanese else _surface_pattern(surface, exact)
             for m in pattern.finditer(text):
@@ -468,12 +468,16 @@ class Records:
                         extra.append(Reference(part.id, m.start(), m.end(), m.group(0)))
         return extra
 
-    def _surfaces(self) -> list[tuple[str, str, bool]]:
-        """(surface, record id or "" when shared, whether it must match as written): ids and
-        whole names match in any case; a short name only with the name's own capitals ("the
-        Stargazer", not "a cushioned road shoe" for the Cushioned Road Shoe)."""
+    def _surfaces(self) -> list[tuple[str, str, bool, tuple[str, ...]]]:
+        """(surface, record id or "" when shared, whether it must match as written, its folded
+        ASCII words): ids and whole names match in any case; a short name only with the name's
+        own capitals ("the Stargazer", not "a cushioned road shoe" for the Cushioned Road Shoe).
+        An ASCII text can hold an ASCII name only where it holds each of its words."""
         if self._surfaces_read is None:
-            self._surfaces_read = self._read_surfaces()
+            self._surfaces_read = [
+                (surface, record_id, exact, _ascii_words(surface))
+                for surface, record_id, exact in self._read_surfaces()
+            ]
         return self._surfaces_read
 
     def _read_surfaces(self) -> list[tuple[str, str, bool]]:
@@ -551,6 +555,15 @@ def _ascii_words(surface: str) -> tuple[str, ...]:
     """The words of a name as its pattern matches them, folded; none for a name not in ASCII
     (its pattern always runs)."""
     return tuple(re.split(r"[-\s]+", surface.casefold())) if surface.isascii() else ()
+
+
+def _all_in(words: tuple[str, ...], text: str) -> bool:
+    """Whether every word is in the text (a plain loop: it runs for every name against every
+    sentence, and a generator costs more than the test)."""
+    for word in words:  # noqa: SIM110
+        if word not in text:
+            return False
+    return True
 
 
 def _japanese_pattern(surface: str) -> re.Pattern[str]:
