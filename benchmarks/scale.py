@@ -1,6 +1,7 @@
 """Scale: many samples offline in one process, with bounded memory and linear cost.
 
     python benchmarks/scale.py [--flow checkout] [--sizes 1000 3000 10000] [--bare] [--traced]
+                               [--sites N]
 
 Each size runs in its own process (flow cases x epochs under commerce/reference) and reports wall
 time, time per sample and peak resident memory. With --bare, each size is run a second time as the
@@ -8,6 +9,8 @@ bare Inspect task of benchmarks/overhead.py (same samples, same replayed answers
 and the RSS each eval adds (peak minus the RSS just before it) is set side by side: the difference
 per sample is the memory that is ours. Cost grows linearly when time per sample stays
 flat across sizes; memory is bounded when peak RSS does not grow with the sample count.
+With --traced --sites N, the largest size also prints the N places (file:line, and the first
+frame outside pydantic, copy and textwrap that called it) where ours holds more than bare.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import json
 import math
 import subprocess
 import sys
+from typing import Any
 
 CHILD = """
 import json, os, resource, sys, time
@@ -27,6 +31,7 @@ from commerce_evals.harness.flow_task import flow_task
 from commerce_evals.core.flow_table import FLOWS
 flow, target, bare = sys.argv[1], int(sys.argv[2]), sys.argv[4] == "bare"
 traced = sys.argv[5] == "traced"
+sites = int(sys.argv[6])
 spec = FLOWS[flow]
 task = flow_task(flow, domain=spec.domain, profile=spec.agent)
 cases = len(task.dataset)
@@ -54,11 +59,26 @@ if traced:
         if "mb" not in held and len(kwargs.get("scores", [])) >= cases * epochs:
             gc.collect()
             held["mb"] = (tracemalloc.get_traced_memory()[0] - held["start"]) / 2**20
+            if sites:
+                held["sites"] = by_site(tracemalloc.take_snapshot().compare_to(held["snap"], "traceback"))
         return compute(*args, **kwargs)
     task_run.eval_results = measured
+    LIBRARIES = ("pydantic/", "/copy.py", "/textwrap.py", "/typing.py", "/json/", "/functools.py")
+    def where(frame):
+        return f"{frame.filename.split('site-packages/')[-1].split('python3.11/')[-1]}:{frame.lineno}"
+    def by_site(stats):
+        found = {}
+        for stat in stats:
+            frames = list(reversed(stat.traceback))  # the innermost first
+            caller = next((f for f in frames if not any(l in f.filename for l in LIBRARIES)), frames[-1])
+            key = where(frames[0]) + " <- " + where(caller)
+            found[key] = found.get(key, 0) + stat.size_diff
+        return found
     gc.collect()
-    tracemalloc.start()
+    tracemalloc.start(3 if sites else 1)
     held["start"] = tracemalloc.get_traced_memory()[0]
+    if sites:
+        held["snap"] = tracemalloc.take_snapshot()
 before = rss_mb()
 started = time.perf_counter()
 [log] = eval(task, model="commerce/reference", epochs=epochs, display="none", log_dir="/tmp/scale-logs",
@@ -66,20 +86,32 @@ started = time.perf_counter()
 elapsed = time.perf_counter() - started
 assert log.status == "success", log.error
 print(json.dumps({"samples": cases * epochs, "seconds": elapsed, "rss_before_mb": before,
-                  "held_mb": held.get("mb", 0.0),
+                  "held_mb": held.get("mb", 0.0), "sites": held.get("sites", {}),
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
 
-def run_child(flow: str, size: int, kind: str, traced: bool = False) -> dict[str, float]:
+def run_child(
+    flow: str, size: int, kind: str, traced: bool = False, sites: int = 0
+) -> dict[str, Any]:
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, flow, str(size), __file__, kind, "traced" if traced else "-"],
+        [
+            sys.executable,
+            "-c",
+            CHILD,
+            flow,
+            str(size),
+            __file__,
+            kind,
+            "traced" if traced else "-",
+            str(sites),
+        ],  # fmt: skip
         capture_output=True,
         text=True,
     )
     if out.returncode:
         sys.exit(out.stderr[-2000:])
-    row: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    row: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     row["growth_mb"] = row["peak_rss_mb"] - row["rss_before_mb"]
     return row
 
@@ -103,9 +135,17 @@ def main() -> None:
         "RSS; always runs the bare task too and prints the memory each added sample costs, ours "
         "beside bare",
     )
+    parser.add_argument(
+        "--sites",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --traced: at the largest size, the N allocation sites where ours holds the "
+        "most beyond bare (traces 3 frames: slower)",
+    )
     args = parser.parse_args()
     if args.traced:
-        traced_memory(args.flow, args.sizes)
+        traced_memory(args.flow, args.sizes, args.sites)
         return
     rows = [run_child(args.flow, size, "ours") for size in args.sizes]
     base = rows[0]
@@ -153,12 +193,14 @@ def main() -> None:
         )
 
 
-def traced_memory(flow: str, sizes: list[int]) -> None:
+def traced_memory(flow: str, sizes: list[int], sites: int = 0) -> None:
     print("memory the run holds when every sample is scored (tracemalloc), ours beside bare:")
     print(f"{'samples':>8} {'ours MB':>8} {'bare MB':>8}")
     rows = []
     for size in sizes:
-        ours, bare = run_child(flow, size, "ours", True), run_child(flow, size, "bare", True)
+        top = sites if size == max(sizes) else 0
+        ours = run_child(flow, size, "ours", True, top)
+        bare = run_child(flow, size, "bare", True, top)
         rows.append((ours["samples"], ours["held_mb"], bare["held_mb"]))
         print(f"{ours['samples']:>8.0f} {ours['held_mb']:>8.1f} {bare['held_mb']:>8.1f}")
     if len(rows) > 1:
@@ -168,6 +210,18 @@ def traced_memory(flow: str, sizes: list[int]) -> None:
             f"per added sample, {n0:.0f} -> {n1:.0f}: ours {ours_kb:.2f} KB, bare {bare_kb:.2f} KB,"
             f" ours beyond bare {ours_kb - bare_kb:.2f} KB (target <= 2)"
         )
+    if sites:
+        print_sites(ours, bare, sites)
+
+
+def print_sites(ours: dict[str, Any], bare: dict[str, Any], count: int) -> None:
+    """Where the largest run of ours holds more than bare's, per sample (negative: less)."""
+    n = ours["samples"]
+    mine, theirs = ours["sites"], bare["sites"]
+    beyond = {site: mine.get(site, 0) - theirs.get(site, 0) for site in {*mine, *theirs}}
+    print(f"\nwhere ours holds more than bare at {n:.0f} samples (bytes a sample):")
+    for site, size in sorted(beyond.items(), key=lambda kv: -abs(kv[1]))[:count]:
+        print(f"  {size / n:>8.0f}  {site}")
 
 
 if __name__ == "__main__":
