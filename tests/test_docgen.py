@@ -274,6 +274,8 @@ ILLUSTRATIONS = [
     "Over 10,032 samples",  # the size of a benchmark's log folder, as measured
     "From 1,012 to 9,988 samples",  # the sizes a memory benchmark ran, as measured
     "from 1,012 to 2,992 samples",  # the sizes a memory benchmark ran, as measured
+    "From 1,012 to 1,980 samples",  # the sizes a memory benchmark ran, as measured
+    "1,980 samples",  # the same run's largest size
 ]
 
 
