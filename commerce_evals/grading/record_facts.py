@@ -648,7 +648,7 @@ def _check_categories(clause: str, record: Record, records: Records) -> list[str
         masked = masked[: ref.start] + " " * (ref.end - ref.start) + masked[ref.end :]
     said_words = [
         (m.group(0).casefold(), m.start())
-        for m in re.finditer(r"[A-Za-z][A-Za-z'-]+", masked)
+        for m in _CATEGORY_WORD.finditer(masked)
         if len(m.group(0)) >= 4
     ]
     if not said_words:
@@ -1359,9 +1359,7 @@ def _ruled_out(message: str, categories: set[str]) -> dict[str, str]:
 
 def excluded_presented(run: Any, records: Records) -> list[str]:
     """Records a turn showed the person that hold what their message of that turn ruled out."""
-    categories = {
-        w for r in records for ws in records.derived(r, _category_words).values() for w in ws
-    }
+    categories = {word for by_word in records.across(_category_owners).values() for word in by_word}
     problems: list[str] = []
     for index, turn in enumerate(run.turns):
         out = _ruled_out(turn.user or "", categories)
