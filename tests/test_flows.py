@@ -10,6 +10,7 @@ one flow has (injection metrics, dealer seed tasks, support's coverage) is in it
 
 from __future__ import annotations
 
+import gc
 import json
 
 import pytest
@@ -17,6 +18,8 @@ import pytest
 from commerce_evals.cases.model import Case, load_case_sources
 from commerce_evals.core.flow_table import FLOWS, FlowSpec
 from commerce_evals.harness.flow_inputs import EVAL_ONLY_TAGS, dataset_paths
+from commerce_evals.scoring.run_record import logged_run
+from commerce_evals.scoring.scorer import brief_from_args, code_grades, grade_context
 from tests.flow_runs import KINDS, FlowLogs, flow_and_locale, flow_logs
 from tests.helpers import (
     alternative_ids,
@@ -87,6 +90,34 @@ def test_every_verdict_is_the_recorded_one(flow: FlowLogs) -> None:
         if recorded[group].get(sample) != now[group].get(sample)
     ]
     assert not moved, "verdicts moved:\n" + "\n".join(moved[:40])
+
+
+def test_grading_a_run_leaves_no_reference_cycles(flow: FlowLogs) -> None:
+    """The code graders' garbage is freed as soon as they return. Garbage in a reference cycle
+    (a recursive closure holding the run's Records, say) waits for the collector, and what
+    outlives two young collections waits for a full one, which scans the whole process."""
+    for kind, log in flow.logs.items():
+        args = (log.eval.scorers or [])[0].options
+        brief = brief_from_args(
+            *(args[name] for name in ("turn_ending", "writes", "skill_tool", "skill_arg")),
+            *(args[name] for name in ("key_tables", "operations", "presents")),
+        )
+        world = (args["domain"], args["fixtures"], args["poisoned"])
+        inputs = [
+            (Case.model_validate(sample.metadata["case"]), run, sample.metadata)
+            for sample in log.samples or []
+            if (run := logged_run(sample.store)) is not None
+        ]
+        gc.collect()
+        gc.disable()
+        try:
+            for case, run, metadata in inputs:
+                ctx = grade_context(case, run, brief, metadata, *world)
+                code_grades(case, run, brief, metadata, *world, args["tools"], ctx=ctx)
+            left = gc.collect()
+        finally:
+            gc.enable()
+        assert left == 0, f"{kind}: grading {len(inputs)} runs left {left} objects in cycles"
 
 
 def test_the_verdict_record_covers_every_flow_and_kind() -> None:

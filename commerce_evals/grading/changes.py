@@ -265,19 +265,21 @@ def _pairs(left: list[Row], right: list[Row], fits: Any) -> list[tuple[int, int]
     """A largest pairing of `left` with `right` rows that `fits` (augmenting paths)."""
     partner: dict[int, int] = {}  # right index -> left index
     options = [[j for j, r in enumerate(right) if fits(row, r)] for row in left]
-
-    def place(i: int, seen: set[int]) -> bool:
-        for j in options[i]:
-            if j not in seen:
-                seen.add(j)
-                if j not in partner or place(partner[j], seen):
-                    partner[j] = i
-                    return True
-        return False
-
     for i in range(len(left)):
-        place(i, set())
+        _place(i, options, partner, set())
     return sorted((i, j) for j, i in partner.items())
+
+
+def _place(i: int, options: list[list[int]], partner: dict[int, int], seen: set[int]) -> bool:
+    """Pair left row `i`, moving rows paired before along an augmenting path if it must (a
+    function of its own, not a closure: a recursive closure is a reference cycle)."""
+    for j in options[i]:
+        if j not in seen:
+            seen.add(j)
+            if j not in partner or _place(partner[j], options, partner, seen):
+                partner[j] = i
+                return True
+    return False
 
 
 def _drop_close(extra: list[Row], missing: list[Row]) -> tuple[list[Row], list[Row]]:

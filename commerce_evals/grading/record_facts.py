@@ -36,6 +36,7 @@ from datetime import date
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
+from commerce_evals.core.nested import objects_in
 from commerce_evals.facts import (
     NEGATION,
     Mention,
@@ -1382,22 +1383,14 @@ def excluded_presented(run: Any, records: Records) -> list[str]:
 def _read(turn: Any, records: Records) -> tuple[str, ...]:
     """The records with texts (reviews, a description) the turn's tool results gave."""
     ids: list[str] = []
-
-    def visit(node: Any) -> None:
-        if isinstance(node, dict):
+    for result in turn.results():
+        if result.status != "ok":
+            continue
+        for node in objects_in(result.data):
             for key in ("id", "product_id"):
                 record = records.get(str(node.get(key)))
                 if record is not None and record.texts and record.id not in ids:
                     ids.append(record.id)
-            for value in node.values():
-                visit(value)
-        elif isinstance(node, list):
-            for value in node:
-                visit(value)
-
-    for result in turn.results():
-        if result.status == "ok":
-            visit(result.data)
     return tuple(ids)
 
 

@@ -20,6 +20,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from commerce_evals.cases.key_values import Fact
+from commerce_evals.core.nested import objects_in
 from commerce_evals.facts import (
     Kind,
     Mention,
@@ -115,22 +116,11 @@ def _asserted(found: list[Mention], kind: Kind) -> list[Mention]:
 def product_names(product_id: str, run: Run) -> set[str]:
     """The id and every name the run's tool results or snapshots give that id."""
     names = {product_id}
-
-    def visit(value: Any) -> None:
-        if isinstance(value, dict):
-            ids = {str(value.get(k)) for k in ("id", "product_id") if value.get(k) is not None}
-            if product_id in ids:
-                names.update(str(value[k]) for k in ("name", "title") if value.get(k))
-            for sub in value.values():
-                visit(sub)
-        elif isinstance(value, list):
-            for sub in value:
-                visit(sub)
-
-    for turn in run.turns:
-        for result in turn.results():
-            visit(result.data)
-    visit(run.end)
+    shown = [result.data for turn in run.turns for result in turn.results()]
+    for node in objects_in([*shown, run.end]):
+        ids = {str(node.get(k)) for k in ("id", "product_id") if node.get(k) is not None}
+        if product_id in ids:
+            names.update(str(node[k]) for k in ("name", "title") if node.get(k))
     return names
 
 

@@ -19,6 +19,7 @@ from commerce_evals.cases.asking import Kind, Lexicon, normalised_values
 from commerce_evals.cases.customer import Customer, Persona, Reveal, token_in
 from commerce_evals.cases.key_values import AskedFor, AsksBefore, AsksBeforeList
 from commerce_evals.core.events import Run, ToolCallEvent, Turn, UiEvent
+from commerce_evals.core.nested import objects_in
 from commerce_evals.grading.keyspec import EMPTY, expected_key, listed
 from commerce_evals.grading.matching import matches
 from commerce_evals.grading.reasons import clipped, quoted_list
@@ -157,21 +158,12 @@ def _strings(value: Any, key: str = "") -> Iterator[str]:
 def _record_values(run: Run) -> dict[str, dict[str, Any]]:
     """Every record (a dict with an id) the run's tool results showed, by id."""
     found: dict[str, dict[str, Any]] = {}
-
-    def visit(node: Any) -> None:
-        if isinstance(node, dict):
-            own = node.get("id") or node.get("product_id")
-            if isinstance(own, str) and own not in found:
-                found[own] = node
-            for value in node.values():
-                visit(value)
-        elif isinstance(node, list):
-            for value in node:
-                visit(value)
-
     for turn in run.turns:
         for result in turn.results():
-            visit(result.data)
+            for node in objects_in(result.data):
+                own = node.get("id") or node.get("product_id")
+                if isinstance(own, str) and own not in found:
+                    found[own] = node
     return found
 
 

@@ -16,6 +16,7 @@ an Inspect agent's turn is settled when the agent returns.
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -75,12 +76,21 @@ def _current_call_id(tool: str) -> str:
 
 def inspect_tools(sandbox: Sandbox) -> list[ToolDef]:
     """The sandbox's tools for an Inspect agent or solver: each call runs through the sandbox,
-    which records it; the model reads the session's answer as JSON."""
+    which records it; the model reads the session's answer as JSON.
+
+    The tools hold the sandbox weakly: Inspect keeps a sample's ToolDefs in reference cycles
+    of its own, and a strong hold would keep the sample's whole session (its store, its Run)
+    alive with them until a full garbage collection. The sample's solver holds the sandbox for
+    as long as its tools can be called."""
+    held = weakref.ref(sandbox)
 
     def make(spec: ToolSpec) -> ToolDef:
         async def execute(**kwargs: Any) -> str:
+            live = held()
+            if live is None:
+                raise HarnessError(f"tool {spec.name!r} ran after its sample's sandbox closed")
             try:
-                answer = sandbox.call(spec.name, kwargs, _current_call_id(spec.name))
+                answer = live.call(spec.name, kwargs, _current_call_id(spec.name))
             except CallNotRun as not_run:
                 raise ToolError(str(not_run)) from None
             return json.dumps(answer, default=str)
