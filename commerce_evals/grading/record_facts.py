@@ -576,8 +576,8 @@ def _category_words(record: Record) -> dict[str, set[str]]:
     """Per short text field of the record, the words of every value it had."""
     found: dict[str, set[str]] = {}
     for path, seen in record.values.items():
-        leaf = path.rsplit(".", 1)[-1]
-        if not _is_category(leaf):
+        leaf = _category_leaf(path)
+        if leaf is None:
             continue
         for value in seen:
             for part in value if isinstance(value, tuple) else (value,):
@@ -588,8 +588,10 @@ def _category_words(record: Record) -> dict[str, set[str]]:
 
 
 @lru_cache(maxsize=4096)
-def _is_category(leaf: str) -> bool:
-    return not _NOT_CATEGORY.search(leaf)
+def _category_leaf(path: str) -> str | None:
+    """The field a value's dotted path ends in, when that field may hold a category."""
+    leaf = path.rsplit(".", 1)[-1]
+    return None if _NOT_CATEGORY.search(leaf) else leaf
 
 
 _DATE_PART = re.compile(r"\d{4}-\d\d")

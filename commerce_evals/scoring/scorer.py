@@ -28,7 +28,9 @@ Every scorer argument is plain JSON, so `inspect score` rebuilds this scorer fro
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -500,10 +502,12 @@ def system_text(messages: list[Any]) -> str:
 
 def named_ids(run: Any, known: set[str]) -> set[str]:
     """The fixture ids a run's calls, results and replies name."""
-    import re
+    text = " ".join([e.model_dump_json(fallback=str) for t in run.turns for e in t.events])
+    text += " " + json.dumps(run.end, default=str)
+    return {token for token in _FIXTURE_ID.findall(text) if token in known}
 
-    text = " ".join([repr(e.model_dump()) for t in run.turns for e in t.events] + [repr(run.end)])
-    return {token for token in re.findall(r"[A-Z]{1,3}-\d{3,5}", text) if token in known}
+
+_FIXTURE_ID = re.compile(r"[A-Z]{1,3}-\d{3,5}")
 
 
 def run_confirms(case: Case, run: Any) -> tuple[frozenset[str], ...]:
