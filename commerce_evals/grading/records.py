@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
@@ -121,7 +122,8 @@ class Record:
     values: dict[str, list[Any]] = field(default_factory=dict)
     # what its texts say, by where they stand: "reviews" (each review's text), "description"
     texts: dict[str, list[str]] = field(default_factory=dict)
-    _strings: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    # every text value of its fields, kept as they are observed (see `strings`)
+    _strings: set[str] = field(default_factory=set, repr=False, compare=False)
 
     def read_text(self, where: str, text: str) -> None:
         seen = self.texts.setdefault(where, [])
@@ -132,15 +134,11 @@ class Record:
         seen = self.values.setdefault(path, [])
         if value not in seen:
             seen.append(value)
-            self._strings = None
+            if isinstance(value, str):
+                self._strings.add(value)
 
-    def strings(self) -> frozenset[str]:
-        """Every text value of its fields (what may name another record), kept until the next
-        value is observed."""
-        if self._strings is None:
-            self._strings = frozenset(
-                value for seen in self.values.values() for value in seen if isinstance(value, str)
-            )
+    def strings(self) -> AbstractSet[str]:
+        """Every text value of its fields (what may name another record). Read it only."""
         return self._strings
 
     def latest(self, path: str) -> Any:
