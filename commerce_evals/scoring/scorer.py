@@ -28,7 +28,6 @@ Every scorer argument is plain JSON, so `inspect score` rebuilds this scorer fro
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable
@@ -502,8 +501,9 @@ def system_text(messages: list[Any]) -> str:
 
 def named_ids(run: Any, known: set[str]) -> set[str]:
     """The fixture ids a run's calls, results and replies name."""
-    text = " ".join([e.model_dump_json(fallback=str) for t in run.turns for e in t.events])
-    text += " " + json.dumps(run.end, default=str)
+    # repr, not JSON: it writes any value as it is (a lone surrogate, a tuple key, a character
+    # JSON would escape beside an id), so the ids found are those the values hold
+    text = " ".join([repr(e.model_dump()) for t in run.turns for e in t.events] + [repr(run.end)])
     return {token for token in _FIXTURE_ID.findall(text) if token in known}
 
 
