@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from commerce_evals.core.nested import objects_in
 
 
@@ -30,3 +32,10 @@ def test_every_dict_in_depth_first_order() -> None:
 def test_plain_values_hold_no_dicts() -> None:
     assert list(objects_in("text")) == []
     assert list(objects_in([1, [2, ["x"]]])) == []
+
+
+def test_a_value_that_holds_itself_is_an_error_not_an_endless_walk() -> None:
+    looped: dict[str, Any] = {"id": "a"}
+    looped["self"] = looped
+    with pytest.raises(ValueError, match="holds? itself"):
+        list(objects_in(looped))
