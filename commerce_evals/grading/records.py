@@ -122,8 +122,9 @@ class Record:
     values: dict[str, list[Any]] = field(default_factory=dict)
     # what its texts say, by where they stand: "reviews" (each review's text), "description"
     texts: dict[str, list[str]] = field(default_factory=dict)
-    # every text value of its fields, kept as they are observed (see `strings`)
-    _strings: set[str] = field(default_factory=set, repr=False, compare=False)
+    # every text value of its fields, kept by `observe` (see `strings`); not an argument, so it
+    # cannot disagree with `values`
+    _strings: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
 
     def read_text(self, where: str, text: str) -> None:
         seen = self.texts.setdefault(where, [])
