@@ -258,6 +258,9 @@ class Records:
         self._children: dict[str, set[str]] = {}
         self._derived: dict[tuple[Callable[[Record], Any], str], Any] = {}
         self._read_across: dict[Callable[[Records], Any], Any] = {}
+        # (parent, id) -> the rows with that id already read: a run shows most rows more than
+        # once (a record's row, the start and end snapshots) and a row read again adds nothing
+        self._rows_read: dict[tuple[str | None, str], list[dict[str, Any]]] = {}
 
     def _changed(self) -> None:
         self._surfaces_read = None
@@ -304,6 +307,8 @@ class Records:
         id_field = _id_field(node)
         own = node[id_field] if id_field else None
         key = own
+        if own is not None and self._read_before(node, parent, own):
+            return
         if own is not None:
             nested = id_field in NESTED_ID_FIELDS and parent is not None
             key = f"{parent}/{own}" if nested else own
@@ -336,6 +341,19 @@ class Records:
                         if isinstance(item, dict) and _own_id(item) is None and _is_part(item):
                             self._add_part(item, owner, str(item.get("key") or item.get("name")))
                 self._add(value, owner)
+
+    def _read_before(self, node: dict[str, Any], parent: str | None, own: str) -> bool:
+        """Whether this very row (the same fields, values and value types) was read before
+        under the same parent; remembers it when not. Reading a row again changes nothing: every
+        value, name and text it holds is already observed, and its totals are already listed."""
+        read = self._rows_read.setdefault((parent, own), [])
+        for earlier in read:
+            # == is quick and says 1 == 1.0 == True; repr tells those apart, and a bool or a
+            # float where an int was can change what a row says (a vehicle's name from its year)
+            if earlier == node and repr(earlier) == repr(node):
+                return True
+        read.append(node)
+        return False
 
     def _add_part(self, node: dict[str, Any], parent: str, key: str) -> None:
         self._changed()

@@ -504,10 +504,26 @@ def named_ids(run: Any, known: set[str]) -> set[str]:
     # repr, not JSON: it writes any value as it is (a lone surrogate, a tuple key, a character
     # JSON would escape beside an id), so the ids found are those the values hold
     text = " ".join([repr(e.model_dump()) for t in run.turns for e in t.events] + [repr(run.end)])
-    return {token for token in _FIXTURE_ID.findall(text) if token in known}
+    return {token for token in fixture_ids(text) if token in known}
 
 
-_FIXTURE_ID = re.compile(r"[A-Z]{1,3}-\d{3,5}")
+def fixture_ids(text: str) -> list[str]:
+    """What `re.findall(r"[A-Z]{1,3}-\\d{3,5}", text)` finds, found from each dash with its
+    digits: a text of several kilobytes has few of those, where that pattern is tried at every
+    character. The same matches: a match's letters are the (up to three) capitals right before
+    its dash, and they cannot belong to an earlier match, which ends in digits."""
+    found = []
+    for m in _DASH_DIGITS.finditer(text):
+        start = m.start()
+        letters = start
+        while letters > 0 and start - letters < 3 and "A" <= text[letters - 1] <= "Z":
+            letters -= 1
+        if letters < start:
+            found.append(text[letters : m.end()])
+    return found
+
+
+_DASH_DIGITS = re.compile(r"-\d{3,5}")
 
 
 def run_confirms(case: Case, run: Any) -> tuple[frozenset[str], ...]:
