@@ -255,6 +255,9 @@ class Records:
         self._references_read: dict[str, tuple[Reference, ...]] = {}
         self._links_read: dict[str, tuple[str, ...]] = {}
         self._naming: dict[str, set[str]] | None = None
+        self._parts_read: list[tuple[str, frozenset[str], tuple[re.Pattern[str], ...]]] | None = (
+            None
+        )
         self._children: dict[str, set[str]] = {}
         self._derived: dict[tuple[Callable[[Record], Any], str], Any] = {}
         self._read_across: dict[Callable[[Records], Any], Any] = {}
@@ -267,6 +270,7 @@ class Records:
         self._references_read.clear()
         self._links_read.clear()
         self._naming = None
+        self._parts_read = None
         self._derived.clear()
         self._read_across.clear()
 
@@ -462,28 +466,41 @@ class Records:
         plain words, where the sentence names its parent or a record linked to the parent (the
         closing's vehicle)."""
         named = {r.record_id for r in found if r.record_id}
-        parts = [r for r in self if r.id in self.parent and "/" in r.id and r.names]
-        if not named or not parts:
+        if not named:
             return []
         extra: list[Reference] = []
-        for part in parts:
-            parent = self.by_id.get(self.parent[part.id])
-            if parent is None:
+        for part_id, near, patterns in self._parts():
+            if near.isdisjoint(named):
                 continue
-            near = {parent.id, *(o.id for o in self.linked(parent))}
-            if not near & named:
-                continue
-            for name in part.names:
-                for form in _short_forms(name):
-                    if re.search(r"\d", form):
+            for pattern in patterns:
+                for m in pattern.finditer(text):
+                    if any(m.start() < e and s < m.end() for s, e in taken):
                         continue
-                    pattern = _surface_pattern(form.casefold(), exact=False)
-                    for m in pattern.finditer(text):
-                        if any(m.start() < e and s < m.end() for s, e in taken):
-                            continue
-                        taken.append((m.start(), m.end()))
-                        extra.append(Reference(part.id, m.start(), m.end(), m.group(0)))
+                    taken.append((m.start(), m.end()))
+                    extra.append(Reference(part_id, m.start(), m.end(), m.group(0)))
         return extra
+
+    def _parts(self) -> list[tuple[str, frozenset[str], tuple[re.Pattern[str], ...]]]:
+        """Per named part of a record: its id, the records a sentence must name for a plain
+        word to name the part (its parent and what the parent links to), and the patterns of
+        its short names. Read once until the records change: every sentence asks."""
+        if self._parts_read is None:
+            self._parts_read = []
+            for part in self:
+                if part.id not in self.parent or "/" not in part.id or not part.names:
+                    continue
+                parent = self.by_id.get(self.parent[part.id])
+                if parent is None:
+                    continue
+                near = frozenset({parent.id, *(o.id for o in self.linked(parent))})
+                patterns = tuple(
+                    _surface_pattern(form.casefold(), exact=False)
+                    for name in part.names
+                    for form in _short_forms(name)
+                    if not re.search(r"\d", form)
+                )
+                self._parts_read.append((part.id, near, patterns))
+        return self._parts_read
 
     def _surfaces(self) -> list[tuple[str, str, bool, tuple[str, ...]]]:
         """(surface, record id or "" when shared, whether it must match as written, its folded
@@ -507,11 +524,11 @@ class Records:
                 written[record.id.casefold()] = record.id
                 whole.add(record.id.casefold())
             for name in record.names:
-                whole.add(name.casefold())
-                forms = _japanese_short_forms(name) if is_japanese(name) else _short_forms(name)
-                for form in forms:
-                    surfaces.setdefault(form.casefold(), set()).add(record.id)
-                    written.setdefault(form.casefold(), form)
+                folded_name, forms = _name_surfaces(name)
+                whole.add(folded_name)
+                for folded, form in forms:
+                    surfaces.setdefault(folded, set()).add(record.id)
+                    written.setdefault(folded, form)
         unique = [
             (written[s], next(iter(ids)) if len(ids) == 1 else "", s not in whole)
             for s, ids in surfaces.items()
@@ -531,6 +548,13 @@ class Reference:
 def _short_forms(name: str) -> tuple[str, ...]:
     """The name itself and its runs of one to three words that carry meaning."""
     return tuple(_read_short_forms(name))
+
+
+@functools.lru_cache(maxsize=8192)
+def _name_surfaces(name: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A name folded, and each of its short forms folded beside it as written."""
+    forms = _japanese_short_forms(name) if is_japanese(name) else _short_forms(name)
+    return name.casefold(), tuple((form.casefold(), form) for form in forms)
 
 
 def _read_short_forms(name: str) -> Iterator[str]:
