@@ -242,9 +242,14 @@ def _vehicle_name(row: dict[str, Any]) -> str | None:
 
 
 class Records:
-    """Every record of a run, by id, and the reader of the names a reply gives them."""
+    """Every record of a run, by id, and the reader of the names a reply gives them.
 
-    def __init__(self) -> None:
+    `rows_fixed`: the rows given to `add` do not change while the records are read (a run's,
+    read in one go by `run_records`), so a row read again can be known by comparing it with the
+    one read before; a caller that changes a row between two adds leaves it False.
+    """
+
+    def __init__(self, rows_fixed: bool = False) -> None:
         self.by_id: dict[str, Record] = {}
         # every total a tool gave (a cart's, a summary's, a line's)
         self.totals: list[float] = []
@@ -261,9 +266,13 @@ class Records:
         self._children: dict[str, set[str]] = {}
         self._derived: dict[tuple[Callable[[Record], Any], str], Any] = {}
         self._read_across: dict[Callable[[Records], Any], Any] = {}
-        # (parent, id) -> the rows with that id already read: a run shows most rows more than
-        # once (a record's row, the start and end snapshots) and a row read again adds nothing
-        self._rows_read: dict[tuple[str | None, str], list[dict[str, Any]]] = {}
+        # (parent, id) -> each row with that id read under that parent, and the parents its
+        # reading set: a run shows most rows more than once (a record's row, then the start and
+        # end snapshots), and reading one again only sets those parents again (see _add)
+        self._rows_fixed = rows_fixed
+        self._rows_read: dict[tuple[str | None, str], list[_RowRead]] = {}
+        # every (record, parent) set, in order: what a row's reading set is the run of it
+        self._parents_set: list[tuple[str, str]] = []
 
     def _changed(self) -> None:
         self._surfaces_read = None
@@ -310,15 +319,38 @@ class Records:
                 self.totals.append(float(total))
         id_field = _id_field(node)
         own = node[id_field] if id_field else None
-        key = own
-        if own is not None and self._read_before(node, parent, own):
+        if own is None or not self._rows_fixed:
+            self._read_row(node, parent, id_field, own)
             return
+        # A row read before under the same parent, with the same values of the same types (1,
+        # 1.0 and True are ==, and a vehicle's name is written from its year), observes nothing
+        # new: its values, names and texts are all there (and its totals are listed, which the
+        # readers take as a set). Only the parents it set can have been set otherwise since (an
+        # id holding "/"), so they are set again, in the same order.
+        read = self._rows_read.setdefault((parent, own), [])
+        for earlier in read:
+            if earlier.row == node and earlier.written() == repr(node):
+                for child, its_parent in earlier.parents_set:
+                    self._set_parent(child, its_parent)
+                return
+        first = len(self._parents_set)
+        self._read_row(node, parent, id_field, own)
+        read.append(_RowRead(node, tuple(self._parents_set[first:])))
+
+    def _set_parent(self, key: str, parent: str) -> None:
+        self.parent[key] = parent
+        self._parents_set.append((key, parent))
+
+    def _read_row(
+        self, node: dict[str, Any], parent: str | None, id_field: str | None, own: str | None
+    ) -> None:
+        key = own
         if own is not None:
             nested = id_field in NESTED_ID_FIELDS and parent is not None
             key = f"{parent}/{own}" if nested else own
             record = self.by_id.setdefault(key, Record(key))
             if nested and parent is not None:
-                self.parent[key] = parent
+                self._set_parent(key, parent)
             for name_field in NAME_FIELDS:
                 if isinstance(node.get(name_field), str) and node[name_field].strip():
                     record.names.add(node[name_field].strip())
@@ -346,23 +378,10 @@ class Records:
                             self._add_part(item, owner, str(item.get("key") or item.get("name")))
                 self._add(value, owner)
 
-    def _read_before(self, node: dict[str, Any], parent: str | None, own: str) -> bool:
-        """Whether this very row (the same fields, values and value types) was read before
-        under the same parent; remembers it when not. Reading a row again changes nothing: every
-        value, name and text it holds is already observed, and its totals are already listed."""
-        read = self._rows_read.setdefault((parent, own), [])
-        for earlier in read:
-            # == is quick and says 1 == 1.0 == True; repr tells those apart, and a bool or a
-            # float where an int was can change what a row says (a vehicle's name from its year)
-            if earlier == node and repr(earlier) == repr(node):
-                return True
-        read.append(node)
-        return False
-
     def _add_part(self, node: dict[str, Any], parent: str, key: str) -> None:
         self._changed()
         record = self.by_id.setdefault(f"{parent}/{key}", Record(f"{parent}/{key}"))
-        self.parent[record.id] = parent
+        self._set_parent(record.id, parent)
         for name_field in NAME_FIELDS:
             if isinstance(node.get(name_field), str) and node[name_field].strip():
                 record.names.add(node[name_field].strip())
@@ -536,6 +555,19 @@ class Records:
         return sorted(unique, key=lambda x: -len(x[0]))
 
 
+@dataclass
+class _RowRead:
+    row: dict[str, Any]
+    parents_set: tuple[tuple[str, str], ...]
+    _written: str | None = None
+
+    def written(self) -> str:
+        """repr(row), written once: only a row that another equals needs it."""
+        if self._written is None:
+            self._written = repr(self.row)
+        return self._written
+
+
 @dataclass(frozen=True)
 class Reference:
     record_id: str
@@ -631,7 +663,7 @@ def _surface_pattern(surface: str, exact: bool) -> re.Pattern[str]:
 def run_records(run: Any, shown: Iterable[dict[str, Any]] = ()) -> Records:
     """The records of a run: what the session context showed (`shown`), every tool result in
     order, then the start and end snapshots (so the end's values come last)."""
-    records = Records()
+    records = Records(rows_fixed=True)
     records.add(list(shown))
     for turn in run.turns:
         for result in turn.results():
