@@ -241,6 +241,11 @@ def _vehicle_name(row: dict[str, Any]) -> str | None:
     return None
 
 
+# a named part of a record: its id, the records a sentence must name for a plain word to name
+# it, and the patterns of its short names (Records._parts)
+_Part = tuple[str, frozenset[str], tuple[re.Pattern[str], ...]]
+
+
 class Records:
     """Every record of a run, by id, and the reader of the names a reply gives them.
 
@@ -260,18 +265,16 @@ class Records:
         self._references_read: dict[str, tuple[Reference, ...]] = {}
         self._links_read: dict[str, tuple[str, ...]] = {}
         self._naming: dict[str, set[str]] | None = None
-        self._parts_read: list[tuple[str, frozenset[str], tuple[re.Pattern[str], ...]]] | None = (
-            None
-        )
+        self._parts_read: list[_Part] | None = None
         self._children: dict[str, set[str]] = {}
         self._derived: dict[tuple[Callable[[Record], Any], str], Any] = {}
         self._read_across: dict[Callable[[Records], Any], Any] = {}
+        self._rows_fixed = rows_fixed
         # (parent, id) -> each row with that id read under that parent, and the parents its
         # reading set: a run shows most rows more than once (a record's row, then the start and
         # end snapshots), and reading one again only sets those parents again (see _add)
-        self._rows_fixed = rows_fixed
         self._rows_read: dict[tuple[str | None, str], list[_RowRead]] = {}
-        # every (record, parent) set, in order: what a row's reading set is the run of it
+        # every (record, its parent) as set, in order; the ones a row's reading set are a stretch
         self._parents_set: list[tuple[str, str]] = []
 
     def _changed(self) -> None:
@@ -499,7 +502,7 @@ class Records:
                     extra.append(Reference(part_id, m.start(), m.end(), m.group(0)))
         return extra
 
-    def _parts(self) -> list[tuple[str, frozenset[str], tuple[re.Pattern[str], ...]]]:
+    def _parts(self) -> list[_Part]:
         """Per named part of a record: its id, the records a sentence must name for a plain
         word to name the part (its parent and what the parent links to), and the patterns of
         its short names. Read once until the records change: every sentence asks."""
