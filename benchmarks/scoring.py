@@ -31,9 +31,11 @@ from commerce_evals.scoring.scorer import code_grades
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--flow", default="checkout")
-    parser.add_argument("--repeats", type=int, default=200)
+    parser.add_argument("--flow", default="checkout", choices=sorted(FLOWS))
+    parser.add_argument("--repeats", type=int, default=200, help="passes of each kind, at least 1")
     args = parser.parse_args()
+    if args.repeats < 1:
+        parser.error(f"--repeats must be at least 1, not {args.repeats}")
     spec = FLOWS[args.flow]
     [log] = eval(
         flow_task(args.flow, domain=spec.domain, profile=spec.agent),
