@@ -515,12 +515,7 @@ class Records:
                 if parent is None:
                     continue
                 near = frozenset({parent.id, *(o.id for o in self.linked(parent))})
-                patterns = tuple(
-                    _surface_pattern(form.casefold(), exact=False)
-                    for name in part.names
-                    for form in _short_forms(name)
-                    if not re.search(r"\d", form)
-                )
+                patterns = tuple(p for name in part.names for p in _part_patterns(name))
                 self._parts_read.append((part.id, near, patterns))
         return self._parts_read
 
@@ -583,6 +578,16 @@ class Reference:
 def _short_forms(name: str) -> tuple[str, ...]:
     """The name itself and its runs of one to three words that carry meaning."""
     return tuple(_read_short_forms(name))
+
+
+@functools.lru_cache(maxsize=4096)
+def _part_patterns(name: str) -> tuple[re.Pattern[str], ...]:
+    """The patterns of a part's short names in plain words (a number names no part alone)."""
+    return tuple(
+        _surface_pattern(form.casefold(), exact=False)
+        for form in _short_forms(name)
+        if not re.search(r"\d", form)
+    )
 
 
 @functools.lru_cache(maxsize=8192)

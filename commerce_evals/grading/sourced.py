@@ -502,12 +502,16 @@ def stated_values(text: str) -> Iterator[Stated]:
             )
 
 
-def _unsourced(texts: Iterable[tuple[str, str]], sources: Sources) -> list[str]:
+def _unsourced(texts: Iterable[tuple[str, str]], ctx: GradeContext) -> list[str]:
     kinds = {"time": "a span of time", "length": "a length"}
     problems: list[str] = []
+    # what the run was given is gathered only for a reply that states a value: many state none
+    sources: Sources | None = None
     for where, text in texts:
         for said in stated_values(text):
             value = float(said.mention.value)  # type: ignore[arg-type]
+            if sources is None:
+                sources = run_sources(ctx)
             if sources.backs(said.kind, value, said.size, said.term, said.rough, said.bare):
                 continue
             origin = "no tool, instruction, policy or message of the person gave it"
@@ -647,7 +651,7 @@ def sourced_values(enabled: bool, ctx: GradeContext) -> tuple[bool, str]:
 
     texts = written_texts(ctx.run)
     problems = [
-        *_unsourced(texts, run_sources(ctx)),
+        *_unsourced(texts, ctx),
         *_person_facts(texts, ctx),
         *_memory_numbers(ctx),
     ]
