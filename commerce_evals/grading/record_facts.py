@@ -924,9 +924,11 @@ def _denied_here(text: str, position: int) -> bool:
     return bool(NEGATION.search(" ".join(words.split()[-2:])))
 
 
-def _polarities(texts: list[str]) -> dict[str, list[tuple[bool, frozenset[str]]]]:
+@lru_cache(maxsize=2048)
+def _polarities(texts: tuple[str, ...]) -> dict[str, list[tuple[bool, frozenset[str]]]]:
     """Each content word's lemma in the texts: whether it is said or denied there, and the other
-    words of its clause."""
+    words of its clause. Cached: a record's reviews recur from run to run, and every sentence
+    that reports them asks again. The value is shared: read it only."""
     found: dict[str, list[tuple[bool, frozenset[str]]]] = {}
     for text in texts:
         norm = normalise(text)
@@ -947,10 +949,10 @@ def _check_reported(sentence: str, record: Record, unsaid: list[str] | None = No
     whys: list[str] = []
     for pattern, where in ((_REVIEWERS, "reviews"), (_LISTING, "description")):
         texts = record.texts.get(where, [])
-        if not texts:
+        marks = list(pattern.finditer(sentence)) if texts else []
+        if not marks:
             continue
-        source = _polarities(texts)
-        marks = list(pattern.finditer(sentence))
+        source = _polarities(tuple(texts))
         for i, m in enumerate(marks):
             if negated_at(sentence, m.end()) or _HYPOTHETICAL.search(sentence[: m.start()][-20:]):
                 continue  # "no reviewer says", "if reviewers said"
@@ -1004,6 +1006,10 @@ _COMPARATIVES: tuple[tuple[re.Pattern[str], int, tuple[str, ...]], ...] = (
 )  # fmt: skip
 
 
+# any of them: one scan tells the many sentences that compare nothing from the few that do
+_ANY_COMPARATIVE = re.compile("|".join(p.pattern for p, _, _ in _COMPARATIVES), re.I)
+assert all(p.flags & re.I for p, _, _ in _COMPARATIVES), "the joined pattern ignores case"
+
 _SUPERLATIVE = re.compile(r"est\b|\b(?:most|least|best|worst)\b", re.I)
 
 
@@ -1030,6 +1036,8 @@ def _check_comparatives(
     against B's. B is the record after "than", else the other of the two records the reply is
     about. A comparison along a field neither record has is left to the judge (`unchecked`)."""
     found: list[tuple[Reference, str]] = []
+    if not _ANY_COMPARATIVE.search(sentence):
+        return found
     for pattern, way, words in _COMPARATIVES:
         for m in pattern.finditer(sentence):
             start, end = clause_bounds(sentence, m.start())

@@ -242,8 +242,9 @@ def _vehicle_name(row: dict[str, Any]) -> str | None:
 
 
 # a named part of a record: its id, the records a sentence must name for a plain word to name
-# it, and the patterns of its short names (Records._parts)
-_Part = tuple[str, frozenset[str], tuple[re.Pattern[str], ...]]
+# it, and the patterns of its short names, each with the folded words an ASCII text must hold
+# for it to match (Records._parts)
+_Part = tuple[str, frozenset[str], tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]]
 
 
 class Records:
@@ -262,6 +263,7 @@ class Records:
         self.parent: dict[str, str] = {}
         # what the readers ask again and again of the same records, until the next add
         self._surfaces_read: list[tuple[str, str, bool, tuple[str, ...]]] | None = None
+        self._surface_index_read: tuple[list[int], dict[str, list[int]]] | None = None
         self._references_read: dict[str, tuple[Reference, ...]] = {}
         self._links_read: dict[str, tuple[str, ...]] = {}
         self._naming: dict[str, set[str]] | None = None
@@ -279,6 +281,7 @@ class Records:
 
     def _changed(self) -> None:
         self._surfaces_read = None
+        self._surface_index_read = None
         self._references_read.clear()
         self._links_read.clear()
         self._naming = None
@@ -469,7 +472,13 @@ class Records:
         # an ASCII name can be in an ASCII text only where each of its words is (case aside):
         # most of the records' names are not, and their patterns need not run
         folded = text.casefold() if text.isascii() else None
-        for surface, record_id, exact, words in self._surfaces():
+        surfaces = self._surfaces()
+        if folded is not None:
+            # the names holding the longest word of each that the text holds, in their order
+            always, by_word = self._surface_index()
+            picked = [*always, *(i for w, found in by_word.items() if w in folded for i in found)]
+            surfaces = [surfaces[i] for i in sorted(picked)]
+        for surface, record_id, exact, words in surfaces:
             if folded is not None and not _all_in(words, folded):
                 continue
             pattern = _japanese_pattern(surface) if japanese else _surface_pattern(surface, exact)
@@ -491,10 +500,13 @@ class Records:
         if not named:
             return []
         extra: list[Reference] = []
+        folded = text.casefold() if text.isascii() else None
         for part_id, near, patterns in self._parts():
             if near.isdisjoint(named):
                 continue
-            for pattern in patterns:
+            for pattern, words in patterns:
+                if folded is not None and not _all_in(words, folded):
+                    continue
                 for m in pattern.finditer(text):
                     if any(m.start() < e and s < m.end() for s, e in taken):
                         continue
@@ -530,6 +542,21 @@ class Records:
                 for surface, record_id, exact in self._read_surfaces()
             ]
         return self._surfaces_read
+
+    def _surface_index(self) -> tuple[list[int], dict[str, list[int]]]:
+        """The positions in `_surfaces` of the names with no ASCII words (always tried), and of
+        the others by their longest word: a text that lacks the word lacks the name, so a
+        sentence tries the few names whose word it holds, not every name of the run."""
+        if self._surface_index_read is None:
+            always: list[int] = []
+            by_word: dict[str, list[int]] = {}
+            for i, (_, _, _, words) in enumerate(self._surfaces()):
+                if words:
+                    by_word.setdefault(max(words, key=len), []).append(i)
+                else:
+                    always.append(i)
+            self._surface_index_read = (always, by_word)
+        return self._surface_index_read
 
     def _read_surfaces(self) -> list[tuple[str, str, bool]]:
         surfaces: dict[str, set[str]] = {}
@@ -581,10 +608,11 @@ def _short_forms(name: str) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _part_patterns(name: str) -> tuple[re.Pattern[str], ...]:
-    """The patterns of a part's short names in plain words (a number names no part alone)."""
+def _part_patterns(name: str) -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
+    """The patterns of a part's short names in plain words (a number names no part alone), each
+    with its folded ASCII words (`_ascii_words`)."""
     return tuple(
-        _surface_pattern(form.casefold(), exact=False)
+        (_surface_pattern(form.casefold(), exact=False), _ascii_words(form.casefold()))
         for form in _short_forms(name)
         if not re.search(r"\d", form)
     )

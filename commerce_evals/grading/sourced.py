@@ -118,6 +118,15 @@ def _key_words(key: str) -> set[str]:
     return {w.casefold() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", key) if w}
 
 
+@lru_cache(maxsize=4096)
+def _field_kinds(key: str) -> tuple[bool, bool, tuple[tuple[str, float], ...]]:
+    """What a number under this field name is by its words: money, a percent, and each measure
+    (family, base units in one). Cached: a run's tool results repeat a few dozen field names."""
+    words = _key_words(key)
+    measures = tuple(_FAMILY[_UNIT_WORDS[word]] for word in words if word in _UNIT_WORDS)
+    return bool(words & _MONEY_WORDS), bool(words & _PERCENT_WORDS), measures
+
+
 def _cents(value: float) -> int:
     return int(round(value * 100))
 
@@ -200,15 +209,13 @@ class _Numbers:
 
     def add_field(self, key: str, value: float) -> None:
         self.any.add(value)
-        words = _key_words(key)
-        if words & _MONEY_WORDS:
+        money, percent, measures = _field_kinds(key)
+        if money:
             self.money.add(value)
-        if words & _PERCENT_WORDS:
+        if percent:
             self.percent.add(value)
-        for word in words:
-            if word in _UNIT_WORDS:
-                family = _FAMILY[_UNIT_WORDS[word]]
-                self.measures.setdefault(family[0], set()).add(value * family[1])
+        for family, size in measures:
+            self.measures.setdefault(family, set()).add(value * size)
 
     def add(self, value: Any, key: str = "") -> None:
         # by how often each kind comes (a tool result is mostly texts and objects); a bool is
