@@ -82,13 +82,15 @@ READERS = ("commerce_evals.grading", "commerce_evals.facts", "commerce_evals.jap
 
 
 def reader_caches() -> list[Any]:
-    """The functools caches of the text readers' functions (each once, however many modules
-    import it)."""
+    """The caches of the text readers (functools' and any other with a cache_clear), each once,
+    however many modules import it."""
     found: dict[int, Any] = {}
     for name, module in list(sys.modules.items()):
         if not name.startswith(READERS):
             continue
         for value in vars(module).values():
+            if isinstance(value, type):
+                continue  # a cache's class: its instance is the cache
             if callable(getattr(value, "cache_clear", None)) and str(
                 getattr(value, "__module__", "")
             ).startswith(READERS):

@@ -27,17 +27,9 @@ def _state(records: Records) -> dict[str, Any]:
     }
 
 
-class _NothingRead(dict[Any, list[Any]]):
-    """Records' memory of the rows it read, forgetting each at once: every row is read again."""
-
-    def setdefault(self, key: Any, default: Any = None) -> list[Any]:
-        return []
-
-
 def _read(*rows: dict[str, Any], skip: bool, copies: bool = True) -> Records:
-    records = Records(rows_fixed=True)
-    if not skip:
-        records._rows_read = _NothingRead()
+    # rows_fixed False: every row is read again, as a caller whose rows may change needs
+    records = Records(rows_fixed=skip)
     for row in rows:
         records.add(copy.deepcopy(row) if copies else row)
     return records
@@ -100,3 +92,29 @@ def test_a_nan_read_again_is_kept_as_reading_every_row_keeps_it() -> None:
     rows = ({"id": "X-1", "price": float("nan")}, {"id": "X-1", "price": float("nan")})
     skipped, read = _read(*rows, skip=True), _read(*rows, skip=False)
     assert len(skipped.by_id["X-1"].values["price"]) == len(read.by_id["X-1"].values["price"]) == 2
+
+
+def test_a_row_another_run_read_is_read_as_a_first_reading_reads_it() -> None:
+    # readings are shared between runs (a catalogue's rows recur): the second run's records,
+    # read from the shared readings, are those a run reading every row afresh has
+    from commerce_evals.grading.records import _READINGS
+
+    search = {"results": [VEHICLE, {**VEHICLE, "id": "V-1003", "price": 31000}], "total": 2}
+    order = {"order_id": "R-1", "items": [{"item_id": "I-1", "name": "Kettle", "status": "due"}]}
+    rows = (search, order, VEHICLE, {"cart_total": 12.5, "lines": []})
+    _READINGS.cache_clear()
+    _read(*rows, skip=True)
+    shared = _read(*rows, skip=True)
+    _READINGS.cache_clear()
+    afresh = _read(*rows, skip=False)
+    assert _state(shared) == _state(afresh)
+    assert shared.totals == afresh.totals == [12.5]
+
+
+def test_a_row_holding_a_nan_is_not_shared() -> None:
+    from commerce_evals.grading.records import _READINGS
+
+    _READINGS.cache_clear()
+    _read({"id": "X-1", "price": float("nan")}, skip=True)
+    _read({"id": "X-2", "price": 3.0}, skip=True)
+    assert [key for _, key in _READINGS._by_row] == [repr({"id": "X-2", "price": 3.0})]

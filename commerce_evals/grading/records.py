@@ -13,6 +13,7 @@ run's own records are candidates, so a short name is unambiguous within what the
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
@@ -197,38 +198,6 @@ def _own_id(row: dict[str, Any]) -> str | None:
     return row[key] if key else None
 
 
-def _observe_fields(record: Record, row: dict[str, Any], prefix: str = "") -> None:
-    """Each field of a record's row, by its dotted path, into the record: a nested object
-    without an id of its own is part of the record; a list counts only if it holds plain values
-    (the top-level name fields are its names, not values)."""
-    for key, value in row.items():
-        if isinstance(value, dict):
-            if _own_id(value) is None:
-                _observe_fields(record, value, f"{prefix}{key}.")
-        elif prefix or key not in NAME_FIELDS:
-            if not isinstance(value, list):
-                record.observe(f"{prefix}{key}", value)
-            elif not any(isinstance(v, _CONTAINERS) for v in value):
-                record.observe(f"{prefix}{key}", tuple(value))
-
-
-def _read_texts(record: Record, row: dict[str, Any], where: str = "") -> None:
-    """The prose a record carries, by its top field: its description, each review's text (a
-    part without an id of its own)."""
-    for key, value in row.items():
-        place = where or key
-        if isinstance(value, str):
-            if key not in NAME_FIELDS and len(value.split()) >= 3:
-                record.read_text(place, value)
-        elif isinstance(value, dict):
-            if _own_id(value) is None:
-                _read_texts(record, value, place)
-        elif isinstance(value, list):
-            for item in value:
-                if isinstance(item, dict) and _own_id(item) is None:
-                    _read_texts(record, item, place)
-
-
 def _is_part(row: dict[str, Any]) -> bool:
     """A part of a record that is a thing of its own: it has a name and a status."""
     return isinstance(row.get("name"), str) and isinstance(row.get("status"), str)
@@ -241,6 +210,181 @@ def _vehicle_name(row: dict[str, Any]) -> str | None:
     return None
 
 
+# One step of reading a row, (kind, record id, a, b): a record begun (_NEW), its parent set to a
+# (_PARENT), a name a (_NAME), the value b at the field path a (_VALUE), the text b of the field a
+# (_TEXT); or a total a listed (_TOTAL, no record).
+_NEW, _PARENT, _NAME, _VALUE, _TEXT, _TOTAL = range(6)
+_Step = tuple[int, str | None, Any, Any]
+
+
+class _Tape:
+    """How a row is read, written down as steps (`put`) in the order Records takes them: its
+    totals, its record, then the parts and the rows inside it (`on_child`: read in line, unless
+    the caller reads them itself)."""
+
+    def __init__(
+        self,
+        put: Callable[[_Step], None],
+        on_child: Callable[[Any, str | None], None] | None = None,
+    ) -> None:
+        self.put = put
+        self.on_child = on_child or self.node
+        # False once a NaN is read: it is not even equal to itself, so the reading is no value
+        # to share (Records keeps every NaN it is shown, as two rows reading it do)
+        self.exact = True
+
+    def node(self, node: Any, parent: str | None) -> None:
+        if isinstance(node, list):
+            for item in node:
+                if isinstance(item, _CONTAINERS):
+                    self.node(item, parent)
+        elif isinstance(node, dict):
+            self.totals(node)
+            id_field = _id_field(node)
+            self.row(node, parent, id_field, node[id_field] if id_field else None)
+
+    def totals(self, node: dict[str, Any]) -> None:
+        for total_key in TOTAL_FIELDS if not _TOTAL_FIELD_SET.isdisjoint(node) else ():
+            total = node.get(total_key)
+            # a bare "total" is a money total only beside the lines it adds up (a search's
+            # "total" is its count of results)
+            money = total_key != "total" or any(k in node for k in ("lines", "items"))
+            if money and isinstance(total, int | float) and not isinstance(total, bool):
+                self._value(total)
+                self.put((_TOTAL, None, float(total), None))
+
+    def row(
+        self, node: dict[str, Any], parent: str | None, id_field: str | None, own: str | None
+    ) -> None:
+        key = own
+        if own is not None:
+            nested = id_field in NESTED_ID_FIELDS and parent is not None
+            key = f"{parent}/{own}" if nested else own
+            self.put((_NEW, key, None, None))
+            if nested and parent is not None:
+                self.put((_PARENT, key, parent, None))
+            self._names(key, node)
+            vehicle = _vehicle_name(node)
+            if vehicle:
+                self.put((_NAME, key, vehicle, None))
+            self.fields(key, node)
+            self.texts(key, node)
+        owner = key if own is not None else parent
+        for field_name, value in node.items():
+            if isinstance(value, dict):
+                if owner is not None and _own_id(value) is None:
+                    # a named part of a record with its own status (a closing's steps, keyed by
+                    # their key): a record of its own under its parent
+                    if _is_part(value):
+                        self.part(value, owner, str(value.get("key") or field_name))
+                    for sub_key, sub in value.items():
+                        if isinstance(sub, dict) and _own_id(sub) is None and _is_part(sub):
+                            self.part(sub, owner, str(sub.get("key") or sub_key))
+                self.on_child(value, owner)
+            elif isinstance(value, list):
+                if owner is not None:
+                    for item in value:
+                        if isinstance(item, dict) and _own_id(item) is None and _is_part(item):
+                            self.part(item, owner, str(item.get("key") or item.get("name")))
+                self.on_child(value, owner)
+
+    def part(self, node: dict[str, Any], parent: str, key: str) -> None:
+        part_id = f"{parent}/{key}"
+        self.put((_NEW, part_id, None, None))
+        self.put((_PARENT, part_id, parent, None))
+        self._names(part_id, node)
+        self.fields(part_id, node)
+
+    def _names(self, key: str, node: dict[str, Any]) -> None:
+        for name_field in NAME_FIELDS:
+            if isinstance(node.get(name_field), str) and node[name_field].strip():
+                self.put((_NAME, key, node[name_field].strip(), None))
+
+    def fields(self, key: str, row: dict[str, Any], prefix: str = "") -> None:
+        """Each field of a record's row, by its dotted path: a nested object without an id of
+        its own is part of the record; a list counts only if it holds plain values (the
+        top-level name fields are its names, not values)."""
+        for name, value in row.items():
+            if isinstance(value, dict):
+                if _own_id(value) is None:
+                    self.fields(key, value, f"{prefix}{name}.")
+            elif prefix or name not in NAME_FIELDS:
+                if not isinstance(value, list):
+                    self._value(value)
+                    self.put((_VALUE, key, f"{prefix}{name}", value))
+                elif not any(isinstance(v, _CONTAINERS) for v in value):
+                    for item in value:
+                        self._value(item)
+                    self.put((_VALUE, key, f"{prefix}{name}", tuple(value)))
+
+    def texts(self, key: str, row: dict[str, Any], where: str = "") -> None:
+        """The prose a record carries, by its top field: its description, each review's text
+        (a part without an id of its own)."""
+        for name, value in row.items():
+            place = where or name
+            if isinstance(value, str):
+                if name not in NAME_FIELDS and len(value.split()) >= 3:
+                    self.put((_TEXT, key, place, value))
+            elif isinstance(value, dict):
+                if _own_id(value) is None:
+                    self.texts(key, value, place)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, dict) and _own_id(item) is None:
+                        self.texts(key, item, place)
+
+    def _value(self, value: Any) -> None:
+        if isinstance(value, float) and math.isnan(value):
+            self.exact = False
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What reading one row with an id does to a Records, step by step, with every row inside
+    it read in line. It depends on the row and its parent alone, so one reading serves every
+    run that shows an equal row: a catalogue's and a World's rows recur from sample to sample."""
+
+    steps: tuple[_Step, ...]
+    parents: tuple[tuple[str, str], ...]  # every (record, its parent) it sets, in order
+    exact: bool  # no NaN in it (see _Tape.exact)
+
+
+def _read(node: dict[str, Any], parent: str | None, id_field: str) -> _Reading:
+    steps: list[_Step] = []
+    tape = _Tape(steps.append)
+    tape.totals(node)
+    tape.row(node, parent, id_field, node[id_field])
+    parents = tuple((key, p) for kind, key, p, _ in steps if kind == _PARENT and key is not None)
+    return _Reading(tuple(steps), parents, tape.exact)
+
+
+# (parent, the row as written) of a reading: repr tells 1, 1.0 and True apart, which are equal
+# but not read alike (a vehicle's name is written from its year)
+_RowKey = tuple[str | None, str]
+
+
+class _Readings:
+    """The readings of the rows read lately, by `_RowKey`; the oldest go first past `size`."""
+
+    def __init__(self, size: int) -> None:
+        self._by_row: dict[_RowKey, _Reading] = {}
+        self._size = size
+
+    def get(self, key: _RowKey) -> _Reading | None:
+        return self._by_row.get(key)
+
+    def put(self, key: _RowKey, reading: _Reading) -> None:
+        if len(self._by_row) >= self._size:
+            del self._by_row[next(iter(self._by_row))]
+        self._by_row[key] = reading
+
+    def cache_clear(self) -> None:
+        self._by_row.clear()
+
+
+_READINGS = _Readings(2048)
+
+
 # a named part of a record: its id, the records a sentence must name for a plain word to name
 # it, and the patterns of its short names, each with the folded words an ASCII text must hold
 # for it to match (Records._parts)
@@ -251,8 +395,8 @@ class Records:
     """Every record of a run, by id, and the reader of the names a reply gives them.
 
     `rows_fixed`: the rows given to `add` do not change while the records are read (a run's,
-    read in one go by `run_records`), so a row read again can be known by comparing it with the
-    one read before; a caller that changes a row between two adds leaves it False.
+    read in one go by `run_records`), so a row read again, written the same under the same
+    parent, is skipped; a caller that changes a row between two adds leaves it False.
     """
 
     def __init__(self, rows_fixed: bool = False) -> None:
@@ -272,12 +416,10 @@ class Records:
         self._derived: dict[tuple[Callable[[Record], Any], str], Any] = {}
         self._read_across: dict[Callable[[Records], Any], Any] = {}
         self._rows_fixed = rows_fixed
-        # (parent, id) -> each row with that id read under that parent, and the parents its
-        # reading set: a run shows most rows more than once (a record's row, then the start and
-        # end snapshots), and reading one again only sets those parents again (see _add)
-        self._rows_read: dict[tuple[str | None, str], list[_RowRead]] = {}
-        # every (record, its parent) as set, in order; the ones a row's reading set are a stretch
-        self._parents_set: list[tuple[str, str]] = []
+        # each row read, by `_RowKey`, and its reading: a run shows most rows more than once (a
+        # record's row, then the start and end snapshots), and reading one again only sets the
+        # parents it set again (see _add)
+        self._rows_read: dict[_RowKey, _Reading] = {}
 
     def _changed(self) -> None:
         self._surfaces_read = None
@@ -316,82 +458,53 @@ class Records:
             return
         if not isinstance(node, dict):
             return
-        for total_key in TOTAL_FIELDS if not _TOTAL_FIELD_SET.isdisjoint(node) else ():
-            total = node.get(total_key)
-            # a bare "total" is a money total only beside the lines it adds up (a search's
-            # "total" is its count of results)
-            money = total_key != "total" or any(k in node for k in ("lines", "items"))
-            if money and isinstance(total, int | float) and not isinstance(total, bool):
-                self.totals.append(float(total))
         id_field = _id_field(node)
-        own = node[id_field] if id_field else None
-        if own is None or not self._rows_fixed:
-            self._read_row(node, parent, id_field, own)
+        if id_field is None:
+            # no record of its own (a search's results): its totals and parts as it is read,
+            # and each row in it read (and shared) on its own
+            tape = _Tape(self._take, on_child=self._add)
+            tape.totals(node)
+            tape.row(node, parent, None, None)
             return
-        # A row read before under the same parent, with the same values of the same types (1,
-        # 1.0 and True are ==, and a vehicle's name is written from its year), observes nothing
-        # new: its values, names and texts are all there (and its totals are listed, which the
-        # readers take as a set). Only the parents it set can have been set otherwise since (an
-        # id holding "/"), so they are set again, in the same order.
-        read = self._rows_read.setdefault((parent, own), [])
-        for earlier in read:
-            if earlier.row == node and earlier.written() == repr(node):
-                for child, its_parent in earlier.parents_set:
-                    self._set_parent(child, its_parent)
-                return
-        first = len(self._parents_set)
-        self._read_row(node, parent, id_field, own)
-        read.append(_RowRead(node, tuple(self._parents_set[first:])))
+        key = (parent, repr(node))
+        # A row read before under the same parent, written the same, observes nothing new: its
+        # values, names and texts are all there (and its totals are listed, which the readers
+        # take as a set). Only the parents it set can have been set otherwise since (an id
+        # holding "/"), so they are set again, in the same order.
+        earlier = self._rows_read.get(key) if self._rows_fixed else None
+        if earlier is not None:
+            for child, its_parent in earlier.parents:
+                self.parent[child] = its_parent
+            return
+        reading = _READINGS.get(key)
+        if reading is None:
+            reading = _read(node, parent, id_field)
+            if reading.exact:
+                _READINGS.put(key, reading)
+        self._replay(reading.steps)
+        if self._rows_fixed and reading.exact:
+            self._rows_read[key] = reading
 
-    def _set_parent(self, key: str, parent: str) -> None:
-        self.parent[key] = parent
-        self._parents_set.append((key, parent))
+    def _take(self, step: _Step) -> None:
+        self._replay((step,))
 
-    def _read_row(
-        self, node: dict[str, Any], parent: str | None, id_field: str | None, own: str | None
-    ) -> None:
-        key = own
-        if own is not None:
-            nested = id_field in NESTED_ID_FIELDS and parent is not None
-            key = f"{parent}/{own}" if nested else own
-            record = self.by_id.setdefault(key, Record(key))
-            if nested and parent is not None:
-                self._set_parent(key, parent)
-            for name_field in NAME_FIELDS:
-                if isinstance(node.get(name_field), str) and node[name_field].strip():
-                    record.names.add(node[name_field].strip())
-            vehicle = _vehicle_name(node)
-            if vehicle:
-                record.names.add(vehicle)
-            _observe_fields(record, node)
-            _read_texts(record, node)
-        owner = key if own is not None else parent
-        for field_name, value in node.items():
-            if isinstance(value, dict):
-                if owner is not None and _own_id(value) is None:
-                    # a named part of a record with its own status (a closing's steps, keyed by
-                    # their key): a record of its own under its parent
-                    if _is_part(value):
-                        self._add_part(value, owner, str(value.get("key") or field_name))
-                    for sub_key, sub in value.items():
-                        if isinstance(sub, dict) and _own_id(sub) is None and _is_part(sub):
-                            self._add_part(sub, owner, str(sub.get("key") or sub_key))
-                self._add(value, owner)
-            elif isinstance(value, list):
-                if owner is not None:
-                    for item in value:
-                        if isinstance(item, dict) and _own_id(item) is None and _is_part(item):
-                            self._add_part(item, owner, str(item.get("key") or item.get("name")))
-                self._add(value, owner)
-
-    def _add_part(self, node: dict[str, Any], parent: str, key: str) -> None:
-        self._changed()
-        record = self.by_id.setdefault(f"{parent}/{key}", Record(f"{parent}/{key}"))
-        self._set_parent(record.id, parent)
-        for name_field in NAME_FIELDS:
-            if isinstance(node.get(name_field), str) and node[name_field].strip():
-                record.names.add(node[name_field].strip())
-        _observe_fields(record, node)
+    def _replay(self, steps: Iterable[_Step]) -> None:
+        """The steps of reading rows (see _Tape), taken in order."""
+        by_id = self.by_id
+        for kind, key, a, b in steps:
+            if kind == _VALUE:
+                by_id[cast(str, key)].observe(a, b)
+            elif kind == _NEW:
+                if key not in by_id:
+                    by_id[cast(str, key)] = Record(cast(str, key))
+            elif kind == _NAME:
+                by_id[cast(str, key)].names.add(a)
+            elif kind == _TEXT:
+                by_id[cast(str, key)].read_text(a, b)
+            elif kind == _PARENT:
+                self.parent[cast(str, key)] = a
+            else:
+                self.totals.append(a)
 
     def possible_totals(self) -> list[float]:
         """The totals the tools gave, and every line's quantity times price."""
@@ -552,7 +665,7 @@ class Records:
             by_word: dict[str, list[int]] = {}
             for i, (_, _, _, words) in enumerate(self._surfaces()):
                 if words:
-                    by_word.setdefault(max(words, key=len), []).append(i)
+                    by_word.setdefault(words[0], []).append(i)
                 else:
                     always.append(i)
             self._surface_index_read = (always, by_word)
@@ -578,19 +691,6 @@ class Records:
             for s, ids in surfaces.items()
         ]
         return sorted(unique, key=lambda x: -len(x[0]))
-
-
-@dataclass
-class _RowRead:
-    row: dict[str, Any]
-    parents_set: tuple[tuple[str, str], ...]
-    _written: str | None = None
-
-    def written(self) -> str:
-        """repr(row), written once: only a row that another equals needs it."""
-        if self._written is None:
-            self._written = repr(self.row)
-        return self._written
 
 
 @dataclass(frozen=True)
@@ -661,9 +761,12 @@ _PATTERNS: dict[str, re.Pattern[str]] = {}
 
 @functools.lru_cache(maxsize=8192)
 def _ascii_words(surface: str) -> tuple[str, ...]:
-    """The words of a name as its pattern matches them, folded; none for a name not in ASCII
-    (its pattern always runs)."""
-    return tuple(re.split(r"[-\s]+", surface.casefold())) if surface.isascii() else ()
+    """The words of a name as its pattern matches them, folded, longest first (the rarest in a
+    text, so `_all_in` stops soonest, and the one `_surface_index` files it under); none for a
+    name not in ASCII (its pattern always runs)."""
+    if not surface.isascii():
+        return ()
+    return tuple(sorted(re.split(r"[-\s]+", surface.casefold()), key=len, reverse=True))
 
 
 def _all_in(words: tuple[str, ...], text: str) -> bool:
