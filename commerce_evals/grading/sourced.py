@@ -128,7 +128,7 @@ def _field_kinds(key: str) -> tuple[bool, bool, tuple[tuple[str, float], ...]]:
 
 
 def _cents(value: float) -> int:
-    return int(round(value * 100))
+    return round(value * 100)  # an int already: round() without digits gives one
 
 
 def _measure(text: str, end: int) -> tuple[str, float] | None:
@@ -376,7 +376,7 @@ def _elapsed(ctx: GradeContext) -> set[float]:
     gave ("today"). Dates of two unrelated records make no span a reviewer would work out."""
     from commerce_evals.grading.records import Records
 
-    seen = Records()
+    seen = Records(rows_fixed=True)  # the run's rows do not change while it is graded
     seen.add(list(ctx.shown))
     seen.add(ctx.state)
     for turn in ctx.run.turns:
@@ -566,7 +566,14 @@ def _person_said(ctx: GradeContext) -> str:
 
 def _person_facts(texts: Iterable[tuple[str, str]], ctx: GradeContext) -> list[str]:
     """A preference or an attribute the reply gives the person that the person never gave."""
-    said = _person_said(ctx)
+    read: list[str] = []
+
+    def said() -> str:
+        # read at the first value a reply gives the person: most replies give none
+        if not read:
+            read.append(_person_said(ctx))
+        return read[0]
+
     problems: list[str] = []
     for where, text in texts:
         if is_japanese(text):
@@ -574,8 +581,8 @@ def _person_facts(texts: Iterable[tuple[str, str]], ctx: GradeContext) -> list[s
                 f"{where}: says of the person {words!r}, which neither the person nor a stored "
                 "memory of theirs said"
                 for _, value, words in ja_sourced.person_values(text)
-                if not re.search(token_pattern(value.casefold()), said)
-                and not ja_sourced.said_as_compound(value, said)
+                if not re.search(token_pattern(value.casefold()), said())
+                and not ja_sourced.said_as_compound(value, said())
             )
             continue
         for sentence in _SENTENCE_END.split(normalise(text)):
@@ -592,7 +599,7 @@ def _person_facts(texts: Iterable[tuple[str, str]], ctx: GradeContext) -> list[s
                     continue
                 if NEGATION.search(sentence[max(0, m.start() - 20) : m.end()]):
                     continue
-                if re.search(rf"(?<![\w-]){re.escape(value.casefold())}(?![\w-])", said):
+                if re.search(rf"(?<![\w-]){re.escape(value.casefold())}(?![\w-])", said()):
                     continue
                 problems.append(
                     f"{where}: says of the person {m.group(0).strip()!r}, which neither the person "
