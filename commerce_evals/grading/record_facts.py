@@ -420,8 +420,8 @@ def _check_flags(
         record = records.get(ref.record_id)
         if record is None:
             continue
-        for word, path, value in record.flag_words():
-            for m in re.finditer(_flag_pattern(word), sentence, re.IGNORECASE):
+        for word, path, value in records.derived(record, Record.flag_words):
+            for m in _flag_matches(word, sentence):
                 # a flag word before a name modifies it ("the vegan mesh Trailblaze 4")
                 modified = _FLAG_BEFORE_NAME.match(sentence[m.end() :])
                 following = [r for r in all_refs if r.start >= m.end()]
@@ -452,10 +452,28 @@ def _check_flags(
     return found
 
 
+def _flag_matches(word: str, sentence: str) -> Iterator[re.Match[str]]:
+    """Where a sentence says a flag's word (`_flag_pattern`)."""
+    pattern, stem = _flag_regex(word)
+    if sentence.isascii() and stem not in sentence.casefold():
+        return iter(())  # every form of the word begins with its stem: most sentences lack it
+    return pattern.finditer(sentence)
+
+
+@lru_cache(maxsize=1024)
+def _flag_regex(word: str) -> tuple[re.Pattern[str], str]:
+    """`_flag_pattern` compiled, and the folded stem each of its forms begins with."""
+    return re.compile(_flag_pattern(word), re.IGNORECASE), _flag_stem(word).casefold()
+
+
+def _flag_stem(word: str) -> str:
+    return re.sub(r"(?:able|ible)$", "", word)
+
+
 def _flag_pattern(word: str) -> str:
     """A flag's word and its verb ("packable": packs, packed, packing; "dimmable": dims)."""
     forms = [rf"{re.escape(word)}\w*"]
-    stem = re.sub(r"(?:able|ible)$", "", word)
+    stem = _flag_stem(word)
     if stem != word and len(stem) >= 4:
         forms.append(rf"{re.escape(stem)}(?:s|es|ing)\b(?!\s+with\b)")
     return rf"(?<![\w-])(?:{'|'.join(forms)})"
@@ -694,8 +712,9 @@ def _group_facts(sentence: str, record: Record, records: Records | None = None) 
     """What a sentence about a group says wrongly of one of its records: a yes/no attribute
     said the other way ("none of them need batteries") or a size it does not come in."""
     whys: list[str] = []
-    for word, path, value in record.flag_words():
-        for m in re.finditer(_flag_pattern(word), sentence, re.IGNORECASE):
+    flags = record.flag_words() if records is None else records.derived(record, Record.flag_words)
+    for word, path, value in flags:
+        for m in _flag_matches(word, sentence):
             start, end = clause_bounds(sentence, m.start())
             if _HYPOTHETICAL.search(sentence[start:end]):
                 continue
