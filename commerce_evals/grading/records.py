@@ -228,7 +228,9 @@ class _Tape:
         on_child: Callable[[Any, str | None], None] | None = None,
     ) -> None:
         self.put = put
-        self.on_child = on_child or self.node
+        # None: in line (not `self.node`, which would tie the tape to itself in a cycle that
+        # waits for the garbage collector)
+        self.on_child = on_child
         # False once a NaN is read: it is not even equal to itself, so the reading is no value
         # to share (Records keeps every NaN it is shown, as two rows reading it do)
         self.exact = True
@@ -242,6 +244,12 @@ class _Tape:
             self.totals(node)
             id_field = _id_field(node)
             self.row(node, parent, id_field, node[id_field] if id_field else None)
+
+    def _child(self, node: Any, owner: str | None) -> None:
+        if self.on_child is None:
+            self.node(node, owner)
+        else:
+            self.on_child(node, owner)
 
     def totals(self, node: dict[str, Any]) -> None:
         for total_key in TOTAL_FIELDS if not _TOTAL_FIELD_SET.isdisjoint(node) else ():
@@ -280,13 +288,13 @@ class _Tape:
                     for sub_key, sub in value.items():
                         if isinstance(sub, dict) and _own_id(sub) is None and _is_part(sub):
                             self.part(sub, owner, str(sub.get("key") or sub_key))
-                self.on_child(value, owner)
+                self._child(value, owner)
             elif isinstance(value, list):
                 if owner is not None:
                     for item in value:
                         if isinstance(item, dict) and _own_id(item) is None and _is_part(item):
                             self.part(item, owner, str(item.get("key") or item.get("name")))
-                self.on_child(value, owner)
+                self._child(value, owner)
 
     def part(self, node: dict[str, Any], parent: str, key: str) -> None:
         part_id = f"{parent}/{key}"
