@@ -14,7 +14,8 @@ import pytest
 from commerce_evals.cases.model import Expected
 from commerce_evals.core.events import ToolResultEvent, UiEvent
 from commerce_evals.grading.graders import DomainBrief, GradeContext, grade
-from commerce_evals.grading.record_facts import records_agree
+from commerce_evals.grading.record_facts import problems_in, records_agree
+from commerce_evals.grading.records import Records
 from tests.helpers import call, make_run, reply
 
 OVEN = {"id": "P-1105", "name": "Bellweather Cook Enameled Dutch Oven 5.5 qt", "price": 159.0,
@@ -520,3 +521,12 @@ def test_a_comparative_along_a_field_no_record_has_is_left_to_the_judge() -> Non
     assert _shown(text, MESH, LEATHER)
     ctx = context(text, {"results": [MESH, LEATHER]})
     assert any("'lighter'" in line and "no weight field" in line for line in untied_values(ctx))
+
+
+def test_a_flag_word_spelled_with_a_letter_that_matches_another_case_is_still_read() -> None:
+    # a dotless ı in a field's name matches "i" in a sentence, which no substring test of the
+    # folded sentence sees: the flag is read as its pattern reads it
+    records = Records(rows_fixed=True)
+    records.add({"id": "P-1", "name": "Glow Lamp", "d\u0131mmable": False})
+    [problem] = problems_in("The Glow Lamp is dimmable.", records)
+    assert "d\u0131mmable" in problem.why

@@ -118,3 +118,13 @@ def test_a_row_holding_a_nan_is_not_shared() -> None:
     _read({"id": "X-1", "price": float("nan")}, skip=True)
     _read({"id": "X-2", "price": 3.0}, skip=True)
     assert [key for _, key in _READINGS._by_row] == [repr({"id": "X-2", "price": 3.0})]
+
+
+def test_a_reading_holding_what_is_no_json_value_is_not_shared() -> None:
+    # a NaN inside a tuple equals nothing, and a set can change after it is read: a reading
+    # holding either is read afresh, as every row was before readings were shared
+    from commerce_evals.grading.records import _READINGS
+
+    _READINGS.cache_clear()
+    _read({"id": "A", "x": (float("nan"),)}, {"id": "S", "v": {1}}, skip=True, copies=False)
+    assert not _READINGS._by_row

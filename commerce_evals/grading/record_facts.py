@@ -455,8 +455,11 @@ def _check_flags(
 def _flag_matches(word: str, sentence: str) -> Iterator[re.Match[str]]:
     """Where a sentence says a flag's word (`_flag_pattern`)."""
     pattern, stem = _flag_regex(word)
-    if sentence.isascii() and stem not in sentence.casefold():
-        return iter(())  # every form of the word begins with its stem: most sentences lack it
+    # every form of the word begins with its stem, so a sentence without it has none of them:
+    # tested only where both are ASCII, whose letters alone match a letter of another case
+    # (a dotless ı in a field's name matches "i" and "I")
+    if stem.isascii() and sentence.isascii() and stem not in sentence.casefold():
+        return iter(())
     return pattern.finditer(sentence)
 
 

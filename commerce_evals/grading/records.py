@@ -214,6 +214,9 @@ def _vehicle_name(row: dict[str, Any]) -> str | None:
 # (_PARENT), a name a (_NAME), the value b at the field path a (_VALUE), the text b of the field a
 # (_TEXT); or a total a listed (_TOTAL, no record).
 _NEW, _PARENT, _NAME, _VALUE, _TEXT, _TOTAL = range(6)
+# the values a shared reading may hold: a JSON row's, none of which can change (a list of plain
+# values is kept as a tuple)
+_SHARED_VALUES = (str, int, float, type(None))
 _Step = tuple[int, str | None, Any, Any]
 
 
@@ -342,8 +345,14 @@ class _Tape:
                         self.texts(key, item, place)
 
     def _value(self, value: Any) -> None:
-        if isinstance(value, float) and math.isnan(value):
-            self.exact = False
+        if isinstance(value, float):
+            if math.isnan(value):
+                self.exact = False
+        elif isinstance(value, tuple):
+            for item in value:
+                self._value(item)
+        elif not isinstance(value, _SHARED_VALUES):
+            self.exact = False  # no JSON value (a set, say): it may change, so nobody shares it
 
 
 @dataclass(frozen=True)
