@@ -97,7 +97,7 @@ def test_a_nan_read_again_is_kept_as_reading_every_row_keeps_it() -> None:
 def test_a_row_another_run_read_is_read_as_a_first_reading_reads_it() -> None:
     # readings are shared between runs (a catalogue's rows recur): the second run's records,
     # read from the shared readings, are those a run reading every row afresh has
-    from commerce_evals.grading.records import _READINGS
+    from commerce_evals.grading.row_reading import READINGS as _READINGS
 
     search = {"results": [VEHICLE, {**VEHICLE, "id": "V-1003", "price": 31000}], "total": 2}
     order = {"order_id": "R-1", "items": [{"item_id": "I-1", "name": "Kettle", "status": "due"}]}
@@ -112,7 +112,7 @@ def test_a_row_another_run_read_is_read_as_a_first_reading_reads_it() -> None:
 
 
 def test_a_row_holding_a_nan_is_not_shared() -> None:
-    from commerce_evals.grading.records import _READINGS
+    from commerce_evals.grading.row_reading import READINGS as _READINGS
 
     _READINGS.cache_clear()
     _read({"id": "X-1", "price": float("nan")}, skip=True)
@@ -123,7 +123,7 @@ def test_a_row_holding_a_nan_is_not_shared() -> None:
 def test_a_reading_holding_what_is_no_json_value_is_not_shared() -> None:
     # a NaN inside a tuple equals nothing, and a set can change after it is read: a reading
     # holding either is read afresh, as every row was before readings were shared
-    from commerce_evals.grading.records import _READINGS
+    from commerce_evals.grading.row_reading import READINGS as _READINGS
 
     _READINGS.cache_clear()
     _read({"id": "A", "x": (float("nan"),)}, {"id": "S", "v": {1}}, skip=True, copies=False)

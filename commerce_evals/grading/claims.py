@@ -531,7 +531,7 @@ def _changed_fields(changed: dict[str, TableChange]) -> set[str]:
     """The fields a changed row of the same object now holds otherwise (a row removed and its
     like added: one row of a one-row table, or two with the same id). A row only added or only
     removed (a log's new line) changes no field of an object."""
-    from commerce_evals.grading.records import ID_FIELDS
+    from commerce_evals.grading.row_reading import ID_FIELDS
 
     fields: set[str] = set()
     for change in changed.values():
@@ -675,7 +675,7 @@ _QUANTITY_FIELDS = ("quantity", "qty")
 
 def _units_added(changed: dict[str, TableChange]) -> int:
     """The units the changed rows gained: a row's quantity, less what the row it replaced held."""
-    from commerce_evals.grading.records import ID_FIELDS
+    from commerce_evals.grading.row_reading import ID_FIELDS
 
     def quantity(row: dict[str, Any]) -> int:
         value = next((row[f] for f in _QUANTITY_FIELDS if f in row), 0)

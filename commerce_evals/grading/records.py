@@ -13,7 +13,6 @@ run's own records are candidates, so a short name is unambiguous within what the
 from __future__ import annotations
 
 import functools
-import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
@@ -21,27 +20,25 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from commerce_evals.facts import normalise
+from commerce_evals.grading.row_reading import (
+    CONTAINERS,
+    NAME,
+    NEW,
+    PARENT,
+    READINGS,
+    TEXT,
+    VALUE,
+    Reading,
+    RowKey,
+    Step,
+    Tape,
+    id_field_of,
+    read_row,
+)
 from commerce_evals.japanese.text import is_japanese, token_pattern
 
 T = TypeVar("T")
 
-# the field that is an object's own id, in order of preference ("id" first: an offer's
-# `vehicleId` names another record)
-ID_FIELDS = (
-    "id",
-    "refund_id",
-    "change_id",
-    "ticket_id",
-    "task_id",
-    "offer_id",
-    "order_id",
-    "product_id",
-    "customer_id",
-    "item_id",
-)
-# ids that number an object within its parent (an order's item I-1): read with the parent's id
-NESTED_ID_FIELDS = frozenset({"item_id"})
-NAME_FIELDS = ("name", "title")
 # words of a name that never name a record on their own
 _GENERIC = frozenset(
     [
@@ -94,7 +91,6 @@ _GENERIC = frozenset(
         "medium",
     ]
 )
-TOTAL_FIELDS = ("total", "cart_total", "line_total", "subtotal", "order_total")
 # words of a yes/no field's name that say nothing on their own ("is_final", "has_")
 _FLAG_GENERIC = frozenset(
     {
@@ -178,230 +174,6 @@ class Record:
         ]
 
 
-_ID_FIELD_SET = frozenset(ID_FIELDS)
-_CONTAINERS = (dict, list)
-_TOTAL_FIELD_SET = frozenset(TOTAL_FIELDS)
-
-
-def _id_field(row: dict[str, Any]) -> str | None:
-    if _ID_FIELD_SET.isdisjoint(row):  # most parts of a record: no id of their own
-        return None
-    for key in ID_FIELDS:
-        value = row.get(key)
-        if isinstance(value, str) and value:
-            return key
-    return None
-
-
-def _own_id(row: dict[str, Any]) -> str | None:
-    key = _id_field(row)
-    return row[key] if key else None
-
-
-def _is_part(row: dict[str, Any]) -> bool:
-    """A part of a record that is a thing of its own: it has a name and a status."""
-    return isinstance(row.get("name"), str) and isinstance(row.get("status"), str)
-
-
-def _vehicle_name(row: dict[str, Any]) -> str | None:
-    parts = [row.get(k) for k in ("year", "make", "model", "trim")]
-    if row.get("make") and row.get("model"):
-        return " ".join(str(p) for p in parts if p)
-    return None
-
-
-# One step of reading a row, (kind, record id, a, b): a record begun (_NEW), its parent set to a
-# (_PARENT), a name a (_NAME), the value b at the field path a (_VALUE), the text b of the field a
-# (_TEXT); or a total a listed (_TOTAL, no record).
-_NEW, _PARENT, _NAME, _VALUE, _TEXT, _TOTAL = range(6)
-# the values a shared reading may hold: a JSON row's, none of which can change (a list of plain
-# values is kept as a tuple)
-_SHARED_VALUES = (str, int, float, type(None))
-_Step = tuple[int, str | None, Any, Any]
-
-
-class _Tape:
-    """How a row is read, written down as steps (`put`) in the order Records takes them: its
-    totals, its record, then the parts and the rows inside it (`on_child`: read in line, unless
-    the caller reads them itself)."""
-
-    def __init__(
-        self,
-        put: Callable[[_Step], None],
-        on_child: Callable[[Any, str | None], None] | None = None,
-    ) -> None:
-        self.put = put
-        # None: in line (not `self.node`, which would tie the tape to itself in a cycle that
-        # waits for the garbage collector)
-        self.on_child = on_child
-        # False once a NaN is read: it is not even equal to itself, so the reading is no value
-        # to share (Records keeps every NaN it is shown, as two rows reading it do)
-        self.exact = True
-
-    def node(self, node: Any, parent: str | None) -> None:
-        if isinstance(node, list):
-            for item in node:
-                if isinstance(item, _CONTAINERS):
-                    self.node(item, parent)
-        elif isinstance(node, dict):
-            self.totals(node)
-            id_field = _id_field(node)
-            self.row(node, parent, id_field, node[id_field] if id_field else None)
-
-    def _child(self, node: Any, owner: str | None) -> None:
-        if self.on_child is None:
-            self.node(node, owner)
-        else:
-            self.on_child(node, owner)
-
-    def totals(self, node: dict[str, Any]) -> None:
-        for total_key in TOTAL_FIELDS if not _TOTAL_FIELD_SET.isdisjoint(node) else ():
-            total = node.get(total_key)
-            # a bare "total" is a money total only beside the lines it adds up (a search's
-            # "total" is its count of results)
-            money = total_key != "total" or any(k in node for k in ("lines", "items"))
-            if money and isinstance(total, int | float) and not isinstance(total, bool):
-                self._value(total)
-                self.put((_TOTAL, None, float(total), None))
-
-    def row(
-        self, node: dict[str, Any], parent: str | None, id_field: str | None, own: str | None
-    ) -> None:
-        key = own
-        if own is not None:
-            nested = id_field in NESTED_ID_FIELDS and parent is not None
-            key = f"{parent}/{own}" if nested else own
-            self.put((_NEW, key, None, None))
-            if nested and parent is not None:
-                self.put((_PARENT, key, parent, None))
-            self._names(key, node)
-            vehicle = _vehicle_name(node)
-            if vehicle:
-                self.put((_NAME, key, vehicle, None))
-            self.fields(key, node)
-            self.texts(key, node)
-        owner = key if own is not None else parent
-        for field_name, value in node.items():
-            if isinstance(value, dict):
-                if owner is not None and _own_id(value) is None:
-                    # a named part of a record with its own status (a closing's steps, keyed by
-                    # their key): a record of its own under its parent
-                    if _is_part(value):
-                        self.part(value, owner, str(value.get("key") or field_name))
-                    for sub_key, sub in value.items():
-                        if isinstance(sub, dict) and _own_id(sub) is None and _is_part(sub):
-                            self.part(sub, owner, str(sub.get("key") or sub_key))
-                self._child(value, owner)
-            elif isinstance(value, list):
-                if owner is not None:
-                    for item in value:
-                        if isinstance(item, dict) and _own_id(item) is None and _is_part(item):
-                            self.part(item, owner, str(item.get("key") or item.get("name")))
-                self._child(value, owner)
-
-    def part(self, node: dict[str, Any], parent: str, key: str) -> None:
-        part_id = f"{parent}/{key}"
-        self.put((_NEW, part_id, None, None))
-        self.put((_PARENT, part_id, parent, None))
-        self._names(part_id, node)
-        self.fields(part_id, node)
-
-    def _names(self, key: str, node: dict[str, Any]) -> None:
-        for name_field in NAME_FIELDS:
-            if isinstance(node.get(name_field), str) and node[name_field].strip():
-                self.put((_NAME, key, node[name_field].strip(), None))
-
-    def fields(self, key: str, row: dict[str, Any], prefix: str = "") -> None:
-        """Each field of a record's row, by its dotted path: a nested object without an id of
-        its own is part of the record; a list counts only if it holds plain values (the
-        top-level name fields are its names, not values)."""
-        for name, value in row.items():
-            if isinstance(value, dict):
-                if _own_id(value) is None:
-                    self.fields(key, value, f"{prefix}{name}.")
-            elif prefix or name not in NAME_FIELDS:
-                if not isinstance(value, list):
-                    self._value(value)
-                    self.put((_VALUE, key, f"{prefix}{name}", value))
-                elif not any(isinstance(v, _CONTAINERS) for v in value):
-                    for item in value:
-                        self._value(item)
-                    self.put((_VALUE, key, f"{prefix}{name}", tuple(value)))
-
-    def texts(self, key: str, row: dict[str, Any], where: str = "") -> None:
-        """The prose a record carries, by its top field: its description, each review's text
-        (a part without an id of its own)."""
-        for name, value in row.items():
-            place = where or name
-            if isinstance(value, str):
-                if name not in NAME_FIELDS and len(value.split()) >= 3:
-                    self.put((_TEXT, key, place, value))
-            elif isinstance(value, dict):
-                if _own_id(value) is None:
-                    self.texts(key, value, place)
-            elif isinstance(value, list):
-                for item in value:
-                    if isinstance(item, dict) and _own_id(item) is None:
-                        self.texts(key, item, place)
-
-    def _value(self, value: Any) -> None:
-        if isinstance(value, float):
-            if math.isnan(value):
-                self.exact = False
-        elif isinstance(value, tuple):
-            for item in value:
-                self._value(item)
-        elif not isinstance(value, _SHARED_VALUES):
-            self.exact = False  # no JSON value (a set, say): it may change, so nobody shares it
-
-
-@dataclass(frozen=True)
-class _Reading:
-    """What reading one row with an id does to a Records, step by step, with every row inside
-    it read in line. It depends on the row and its parent alone, so one reading serves every
-    run that shows an equal row: a catalogue's and a World's rows recur from sample to sample."""
-
-    steps: tuple[_Step, ...]
-    parents: tuple[tuple[str, str], ...]  # every (record, its parent) it sets, in order
-    exact: bool  # no NaN in it (see _Tape.exact)
-
-
-def _read(node: dict[str, Any], parent: str | None, id_field: str) -> _Reading:
-    steps: list[_Step] = []
-    tape = _Tape(steps.append)
-    tape.totals(node)
-    tape.row(node, parent, id_field, node[id_field])
-    parents = tuple((key, p) for kind, key, p, _ in steps if kind == _PARENT and key is not None)
-    return _Reading(tuple(steps), parents, tape.exact)
-
-
-# (parent, the row as written) of a reading: repr tells 1, 1.0 and True apart, which are equal
-# but not read alike (a vehicle's name is written from its year)
-_RowKey = tuple[str | None, str]
-
-
-class _Readings:
-    """The readings of the rows read lately, by `_RowKey`; the oldest go first past `size`."""
-
-    def __init__(self, size: int) -> None:
-        self._by_row: dict[_RowKey, _Reading] = {}
-        self._size = size
-
-    def get(self, key: _RowKey) -> _Reading | None:
-        return self._by_row.get(key)
-
-    def put(self, key: _RowKey, reading: _Reading) -> None:
-        if len(self._by_row) >= self._size:
-            del self._by_row[next(iter(self._by_row))]
-        self._by_row[key] = reading
-
-    def cache_clear(self) -> None:
-        self._by_row.clear()
-
-
-_READINGS = _Readings(2048)
-
-
 # a named part of a record: its id, the records a sentence must name for a plain word to name
 # it, and the patterns of its short names, each with the folded words an ASCII text must hold
 # for it to match (Records._parts)
@@ -433,10 +205,10 @@ class Records:
         self._derived: dict[tuple[Callable[[Record], Any], str], Any] = {}
         self._read_across: dict[Callable[[Records], Any], Any] = {}
         self._rows_fixed = rows_fixed
-        # each row read, by `_RowKey`, and its reading: a run shows most rows more than once (a
+        # each row read, by `RowKey`, and its reading: a run shows most rows more than once (a
         # record's row, then the start and end snapshots), and reading one again only sets the
         # parents it set again (see _add)
-        self._rows_read: dict[_RowKey, _Reading] = {}
+        self._rows_read: dict[RowKey, Reading] = {}
 
     def _changed(self) -> None:
         self._surfaces_read = None
@@ -470,16 +242,16 @@ class Records:
     def _add(self, node: Any, parent: str | None) -> None:
         if isinstance(node, list):
             for item in node:
-                if isinstance(item, _CONTAINERS):
+                if isinstance(item, CONTAINERS):
                     self._add(item, parent)
             return
         if not isinstance(node, dict):
             return
-        id_field = _id_field(node)
+        id_field = id_field_of(node)
         if id_field is None:
             # no record of its own (a search's results): its totals and parts as it is read,
             # and each row in it read (and shared) on its own
-            tape = _Tape(self._take, on_child=self._add)
+            tape = Tape(self._take, on_child=self._add)
             tape.totals(node)
             tape.row(node, parent, None, None)
             return
@@ -493,32 +265,32 @@ class Records:
             for child, its_parent in earlier.parents:
                 self.parent[child] = its_parent
             return
-        reading = _READINGS.get(key)
+        reading = READINGS.get(key)
         if reading is None:
-            reading = _read(node, parent, id_field)
+            reading = read_row(node, parent, id_field)
             if reading.exact:
-                _READINGS.put(key, reading)
+                READINGS.put(key, reading)
         self._replay(reading.steps)
         if self._rows_fixed and reading.exact:
             self._rows_read[key] = reading
 
-    def _take(self, step: _Step) -> None:
+    def _take(self, step: Step) -> None:
         self._replay((step,))
 
-    def _replay(self, steps: Iterable[_Step]) -> None:
-        """The steps of reading rows (see _Tape), taken in order."""
+    def _replay(self, steps: Iterable[Step]) -> None:
+        """The steps of reading rows (see Tape), taken in order."""
         by_id = self.by_id
         for kind, key, a, b in steps:
-            if kind == _VALUE:
+            if kind == VALUE:
                 by_id[cast(str, key)].observe(a, b)
-            elif kind == _NEW:
+            elif kind == NEW:
                 if key not in by_id:
                     by_id[cast(str, key)] = Record(cast(str, key))
-            elif kind == _NAME:
+            elif kind == NAME:
                 by_id[cast(str, key)].names.add(a)
-            elif kind == _TEXT:
+            elif kind == TEXT:
                 by_id[cast(str, key)].read_text(a, b)
-            elif kind == _PARENT:
+            elif kind == PARENT:
                 self.parent[cast(str, key)] = a
             else:
                 self.totals.append(a)
