@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -22,3 +23,12 @@ def _offline_inspect(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ.setdefault("INSPECT_LOG_DIR", str(tmp_path_factory.mktemp("logs")))
     os.environ.pop("ANTHROPIC_API_KEY", None)
     os.environ.pop("OPENAI_API_KEY", None)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Collect once, then freeze what is left: no test runs after this. pytest's cleanup then runs
+    five full collections; over a worker's two million objects (the flows' logs the tests share)
+    they outlast the 5 s execnet gives a worker to stop, which interrupts it and prints a
+    KeyboardInterrupt warning at the end of a passing run."""
+    gc.collect()
+    gc.freeze()
